@@ -1,0 +1,11 @@
+# Shared settings for the tools/ scripts (sourced, not run).
+# BUILD_ROOT: kernel tree, kernel objects, image and test outputs; ignored by git.
+# CACHE_ROOT: ccache and the mkosi package cache, kept outside the repository
+#             so that a fresh clone (CI) still reuses them.
+: "${top:?}"
+BUILD_ROOT=${RNG_HEALTH_BUILD:-$top/.build}
+CACHE_ROOT=${RNG_HEALTH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rng-health}
+export RNG_HEALTH_BUILD=$BUILD_ROOT RNG_HEALTH_CACHE=$CACHE_ROOT
+
+log() { printf '%s: %s\n' "$(basename "$0")" "$*" >&2; }
+die() { printf '%s: error: %s\n' "$(basename "$0")" "$*" >&2; exit 1; }
