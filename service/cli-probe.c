@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli-probe.h"
+#include "kernel-state.h"
+#include "macro.h"
+#include "parse-util.h"
+#include "probe-json.h"
+#include "probe-table.h"
+
+void probe_help(FILE *f) {
+        fprintf(f,
+                "Usage: rng-health probe [OPTIONS]\n"
+                "\n"
+                "Measure whether RDRAND/RDSEED can be driven to exhaustion and whether\n"
+                "their output is sane. Random values are never printed, only counts.\n"
+                "\n"
+                "Options:\n"
+                "  --instruction rdrand|rdseed|all   Instruction(s) to probe (default: all)\n"
+                "  --width 16|32|64|all              Operand width(s) (default: all)\n"
+                "  --threads N|all                   Threads for the contention run, one pinned\n"
+                "                                    per CPU (default: all usable CPUs; 1: none)\n"
+                "  --duration TIME                   Time budget per run, e.g. 500ms, 2s, 1min\n"
+                "                                    (default: 2ms, the boot-path budget)\n"
+                "  --count N                         Max tries per thread per run (default: 4096,\n"
+                "                                    no cap with --duration)\n"
+                "  --json                            Machine-readable output (schema rng-health.probe/1)\n"
+                "  -h --help                         Show this help\n"
+                "\n"
+                "Each run makes at least min(1024, --count) tries, even past the time budget.\n"
+                "The contention run hammers the instruction from every CPU at once and can\n"
+                "starve other users of RDSEED/RDRAND on this machine while it lasts.\n"
+                "\n"
+                "Verdicts: ok, degraded (failed tries, every value within 10 tries),\n"
+                "exhausted (a value needed more than 10 tries: the kernel's loop would fail),\n"
+                "broken (an output check failed or nothing was delivered), unsupported.\n"
+                "\n"
+                "Exit status:\n"
+                "  0  worst verdict ok, degraded or unsupported\n"
+                "  1  runtime error\n"
+                "  2  usage error\n"
+                "  3  worst verdict exhausted\n"
+                "  4  worst verdict broken\n");
+}
+
+static int usage_error(const char *fmt, const char *opt, const char *value) {
+        fprintf(stderr, "rng-health probe: ");
+        fprintf(stderr, fmt, opt, value);
+        fputc('\n', stderr);
+        return -EINVAL;
+}
+
+int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
+        enum { ARG_INSTRUCTION = 0x100, ARG_WIDTH, ARG_THREADS, ARG_DURATION, ARG_COUNT, ARG_JSON };
+        static const struct option options[] = {
+                { "instruction", required_argument, NULL, ARG_INSTRUCTION },
+                { "width", required_argument, NULL, ARG_WIDTH },
+                { "threads", required_argument, NULL, ARG_THREADS },
+                { "duration", required_argument, NULL, ARG_DURATION },
+                { "count", required_argument, NULL, ARG_COUNT },
+                { "json", no_argument, NULL, ARG_JSON },
+                { "help", no_argument, NULL, 'h' },
+                {},
+        };
+        bool have_duration = false, have_count = false;
+        uint64_t u;
+        int c, r;
+
+        *ret = (ProbeArgs) {};
+        probe_params_default(&ret->params);
+
+        optind = 0;
+        opterr = 0;
+        while ((c = getopt_long(argc, argv, ":h", options, NULL)) >= 0) {
+                switch (c) {
+                case 'h':
+                        ret->help = true;
+                        break;
+                case ARG_INSTRUCTION:
+                        if (strcmp(optarg, "all") == 0)
+                                ret->params.instructions = (1u << _RNG_INSTRUCTION_MAX) - 1;
+                        else {
+                                r = rng_instruction_from_string(optarg);
+                                if (r < 0)
+                                        return usage_error("%s: invalid value '%s' (expected rdrand, rdseed or all)",
+                                                           "--instruction", optarg);
+                                ret->params.instructions = 1u << r;
+                        }
+                        break;
+                case ARG_WIDTH:
+                        if (strcmp(optarg, "all") == 0)
+                                ret->params.widths = (1u << RNG_N_WIDTHS) - 1;
+                        else if (parse_u64(optarg, &u) < 0 || u > 64 || rng_width_index((unsigned) u) < 0)
+                                return usage_error("%s: invalid value '%s' (expected 16, 32, 64 or all)",
+                                                   "--width", optarg);
+                        else
+                                ret->params.widths = 1u << rng_width_index((unsigned) u);
+                        break;
+                case ARG_THREADS:
+                        if (strcmp(optarg, "all") == 0)
+                                ret->params.threads = 0;
+                        else if (parse_u64(optarg, &u) < 0 || u < 1 || u > CPU_SETSIZE)
+                                return usage_error("%s: invalid value '%s' (expected a number of threads from 1 or all)",
+                                                   "--threads", optarg);
+                        else
+                                ret->params.threads = (unsigned) u;
+                        break;
+                case ARG_DURATION:
+                        if (parse_duration_usec(optarg, &u) < 0)
+                                return usage_error("%s: invalid value '%s' (expected a time from 1us to 1 day, e.g. 500ms, 2s)",
+                                                   "--duration", optarg);
+                        ret->params.limits.budget_usec = u;
+                        have_duration = true;
+                        break;
+                case ARG_COUNT:
+                        if (parse_u64(optarg, &u) < 0 || u < 1)
+                                return usage_error("%s: invalid value '%s' (expected a positive number of tries)",
+                                                   "--count", optarg);
+                        ret->params.limits.max_attempts = u;
+                        have_count = true;
+                        break;
+                case ARG_JSON:
+                        ret->json = true;
+                        break;
+                case ':':
+                        return usage_error("%s: missing value%s", argv[optind - 1], "");
+                case '?':
+                default:
+                        if (optopt)
+                                fprintf(stderr, "rng-health probe: -%c: unknown option\n", optopt);
+                        else
+                                fprintf(stderr, "rng-health probe: %s: unknown option\n", argv[optind - 1]);
+                        return -EINVAL;
+                }
+        }
+        if (optind < argc)
+                return usage_error("%s: unexpected argument%s", argv[optind], "");
+
+        /* A deliberate stress test: --duration alone lifts the draw cap,
+         * --count alone lifts the time budget. */
+        if (have_duration && !have_count)
+                ret->params.limits.max_attempts = 0;
+        if (have_count && !have_duration)
+                ret->params.limits.budget_usec = 0;
+        return 0;
+}
+
+typedef struct Progress {
+        uint64_t start_nsec;
+        uint64_t planned_usec;
+        bool shown;
+} Progress;
+
+static uint64_t mono_nsec(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t) ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+static void progress_cb(const ProbeRun *run, unsigned index, unsigned total, void *userdata) {
+        Progress *p = userdata;
+
+        /* Only for runs longer than 2 s (planned or so far). */
+        if (p->planned_usec <= 2000000 && mono_nsec() - p->start_nsec <= 2000000000u)
+                return;
+        fprintf(stderr, "\r\033[K[%u/%u] %s %u-bit %s, %u thread%s...", index + 1, total,
+                rng_instruction_to_upper(run->instruction), run->width, probe_mode_to_string(run->mode),
+                run->threads, run->threads == 1 ? "" : "s");
+        fflush(stderr);
+        p->shown = true;
+}
+
+int verb_probe(int argc, char *argv[]) {
+        _cleanup_json_ struct json_object *j = NULL;
+        bool cpuid[_RNG_INSTRUCTION_MAX];
+        Progress progress = { .start_nsec = mono_nsec() };
+        KernelState kernel;
+        ProbeReport report;
+        ProbeArgs args;
+        int r;
+
+        if (probe_parse_args(argc, argv, &args) < 0)
+                return EXIT_PROBE_USAGE;
+        if (args.help) {
+                probe_help(stdout);
+                return 0;
+        }
+
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                cpuid[i] = rng_cpuid_supported(i);
+        (void) kernel_state_read(cpuid, &kernel);
+
+        if (!args.json && isatty(STDERR_FILENO)) {
+                unsigned runs = __builtin_popcount(args.params.instructions) * __builtin_popcount(args.params.widths) * 2;
+
+                progress.planned_usec = args.params.limits.budget_usec ? runs * args.params.limits.budget_usec : UINT64_MAX;
+                args.params.progress = progress_cb;
+                args.params.progress_userdata = &progress;
+        }
+
+        r = probe_run_all(&args.params, &kernel, &report);
+        if (progress.shown)
+                fprintf(stderr, "\r\033[K");
+        if (r == -E2BIG) {
+                fprintf(stderr, "rng-health probe: --threads: %u requested but only %d CPUs are online and allowed\n",
+                        args.params.threads, CPU_COUNT(&report.cpus.used));
+                return EXIT_PROBE_USAGE;
+        }
+        if (r < 0) {
+                log_error_errno(r, "probe failed: %s", strerror(-r));
+                return EXIT_PROBE_ERROR;
+        }
+
+        if (args.json) {
+                r = probe_report_to_json(&report, &j);
+                if (r < 0) {
+                        log_error_errno(r, "failed to build JSON: %s", strerror(-r));
+                        return EXIT_PROBE_ERROR;
+                }
+                puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+        } else
+                probe_report_print_table(&report, stdout);
+
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+                log_error_errno(-EIO, "failed to write output");
+                return EXIT_PROBE_ERROR;
+        }
+        return verdict_exit_code(report.verdict);
+}

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "health.h"
+#include "macro.h"
+
+static const char *const check_names[] = {
+        "stuck-zero", "stuck-ones", "zero-rate", "ones-rate", "repeat-rate", "rct", "apt", "empty",
+};
+
+const char *health_check_to_string(HealthCheck c) {
+        for (size_t i = 0; i < ELEMENTSOF(check_names); i++)
+                if (c == (1u << i))
+                        return check_names[i];
+        return NULL;
+}
+
+static double log_pmf(uint64_t n, double p, uint64_t i) {
+        return lgamma((double) n + 1) - lgamma((double) i + 1) - lgamma((double) (n - i) + 1) +
+               (double) i * log(p) + (double) (n - i) * log1p(-p);
+}
+
+double binomial_upper_tail(uint64_t n, double p, uint64_t k) {
+        double mean, sum = 0, lp;
+
+        if (k == 0)
+                return 1.0;
+        if (k > n || p <= 0)
+                return 0.0;
+        if (p >= 1)
+                return 1.0;
+
+        mean = (double) n * p;
+        if ((double) k <= mean) {
+                /* 1 - P[X < k], summing the lower part. */
+                for (uint64_t i = 0; i < k; i++)
+                        sum += exp(log_pmf(n, p, i));
+                return MAX(0.0, 1.0 - sum);
+        }
+
+        /* Terms decrease from k on: sum until they no longer matter. */
+        lp = log_pmf(n, p, k);
+        for (uint64_t i = k; i <= n; i++) {
+                double t = exp(lp);
+
+                sum += t;
+                if (t < sum * 1e-18 || t == 0)
+                        break;
+                if (i < n)
+                        lp += log((double) (n - i)) - log((double) i + 1) + log(p) - log1p(-p);
+        }
+        return MIN(1.0, sum);
+}
+
+uint64_t binomial_critical(uint64_t n, double p, double log2_alpha) {
+        double alpha = exp2(log2_alpha), tail;
+        uint64_t c;
+
+        if (n == 0 || p <= 0)
+                return 1;
+        if (p >= 1)
+                return n + 1;
+
+        /* The tail at the mean is around 1/2 > alpha, so start just above the
+         * mean and step up; each tail sum is short once above the mean. */
+        c = (uint64_t) floor((double) n * p);
+        if (c == 0)
+                c = 1;
+        for (;;) {
+                tail = binomial_upper_tail(n, p, c);
+                if (tail <= alpha || c > n)
+                        return c;
+                c++;
+        }
+}
+
+int health_cutoffs(const HealthParams *p, unsigned width, HealthCutoffs *ret) {
+        double h;
+
+        if (!p || !ret || width == 0 || width > 64)
+                return -EINVAL;
+        if (!(p->log2_alpha < -2 && p->log2_alpha >= -200) ||
+            !(p->entropy_per_bit > 0 && p->entropy_per_bit <= 1) || p->apt_window < 2)
+                return -EINVAL;
+
+        h = p->entropy_per_bit * width;
+        *ret = (HealthCutoffs) {
+                .width = width,
+                .rct_cutoff = 1 + (uint64_t) ceil(-p->log2_alpha / h),
+                .apt_window = p->apt_window,
+                .apt_cutoff = binomial_critical(p->apt_window, exp2(-h), p->log2_alpha),
+        };
+        return 0;
+}
+
+int health_init(HealthState *s, const HealthParams *p, unsigned width) {
+        int r;
+
+        *s = (HealthState) {};
+        r = health_cutoffs(p, width, &s->cut);
+        if (r < 0)
+                return r;
+        s->log2_alpha = p->log2_alpha;
+        s->mask = width == 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+        return 0;
+}
+
+void health_feed(HealthState *s, const uint64_t *values, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                uint64_t v = values[i];
+
+                if (v == 0)
+                        s->zeros++;
+                else if (v == s->mask)
+                        s->ones++;
+
+                /* Repetition Count Test, counted once per run reaching the cutoff. */
+                if (s->n > 0 && v == s->last) {
+                        s->repeats++;
+                        if (++s->run == s->cut.rct_cutoff) {
+                                s->rct_failures++;
+                                if (v == 0)
+                                        s->stuck_zero = true;
+                                else if (v == s->mask)
+                                        s->stuck_ones = true;
+                        }
+                } else {
+                        s->last = v;
+                        s->run = 1;
+                }
+                s->rct_longest = MAX(s->rct_longest, s->run);
+
+                /* Adaptive Proportion Test, non-overlapping windows of W samples. */
+                if (s->apt_i == 0) {
+                        s->apt_a = v;
+                        s->apt_b = 1;
+                } else if (v == s->apt_a) {
+                        if (++s->apt_b == s->cut.apt_cutoff)
+                                s->apt_failures++;
+                }
+                s->apt_max = MAX(s->apt_max, s->apt_b);
+                if (++s->apt_i == s->cut.apt_window) {
+                        s->apt_i = 0;
+                        s->apt_windows++;
+                }
+
+                s->n++;
+        }
+}
+
+void health_finish(const HealthState *s, HealthResult *ret) {
+        double p = exp2(-(double) s->cut.width);
+
+        *ret = (HealthResult) {
+                .width = s->cut.width,
+                .samples = s->n,
+                .zeros = s->zeros,
+                .zeros_cutoff = binomial_critical(s->n, p, s->log2_alpha),
+                .all_ones = s->ones,
+                .all_ones_cutoff = binomial_critical(s->n, p, s->log2_alpha),
+                .repeats = s->repeats,
+                .repeats_cutoff = binomial_critical(s->n > 0 ? s->n - 1 : 0, p, s->log2_alpha),
+                .rct_cutoff = s->cut.rct_cutoff,
+                .rct_longest_run = s->rct_longest,
+                .rct_failures = s->rct_failures,
+                .apt_window = s->cut.apt_window,
+                .apt_cutoff = s->cut.apt_cutoff,
+                .apt_windows = s->apt_windows + (s->apt_i > 0),
+                .apt_max_count = s->apt_max,
+                .apt_failures = s->apt_failures,
+        };
+
+        if (s->n == 0)
+                ret->failed |= HEALTH_EMPTY;
+        if (s->stuck_zero)
+                ret->failed |= HEALTH_STUCK_ZERO;
+        if (s->stuck_ones)
+                ret->failed |= HEALTH_STUCK_ONES;
+        if (ret->zeros >= ret->zeros_cutoff)
+                ret->failed |= HEALTH_ZERO_RATE;
+        if (ret->all_ones >= ret->all_ones_cutoff)
+                ret->failed |= HEALTH_ONES_RATE;
+        if (ret->repeats >= ret->repeats_cutoff)
+                ret->failed |= HEALTH_REPEAT_RATE;
+        if (s->rct_failures > 0)
+                ret->failed |= HEALTH_RCT;
+        if (s->apt_failures > 0)
+                ret->failed |= HEALTH_APT;
+}
+
+void health_result_merge(HealthResult *dst, const HealthResult *src) {
+        if (dst->samples == 0 && dst->failed == 0 && dst->width == 0) {
+                *dst = *src;
+                return;
+        }
+        /* An empty stream only makes the merged result empty if all are. */
+        unsigned empty = dst->failed & src->failed & HEALTH_EMPTY;
+
+        dst->samples += src->samples;
+        dst->zeros += src->zeros;
+        dst->zeros_cutoff = MIN(dst->zeros_cutoff, src->zeros_cutoff);
+        dst->all_ones += src->all_ones;
+        dst->all_ones_cutoff = MIN(dst->all_ones_cutoff, src->all_ones_cutoff);
+        dst->repeats += src->repeats;
+        dst->repeats_cutoff = MIN(dst->repeats_cutoff, src->repeats_cutoff);
+        dst->rct_longest_run = MAX(dst->rct_longest_run, src->rct_longest_run);
+        dst->rct_failures += src->rct_failures;
+        dst->apt_windows += src->apt_windows;
+        dst->apt_max_count = MAX(dst->apt_max_count, src->apt_max_count);
+        dst->apt_failures += src->apt_failures;
+        dst->failed = ((dst->failed | src->failed) & ~HEALTH_EMPTY) | empty;
+}
+
+double health_false_alarm_bound(const HealthParams *p, unsigned width, uint64_t n) {
+        HealthCutoffs cut;
+        double q = exp2(-(double) width), bound = 0;
+
+        if (health_cutoffs(p, width, &cut) < 0 || n == 0)
+                return n == 0 ? 0 : 1;
+
+        /* RCT: union bound over the start of a run of C equal values. */
+        if (n >= cut.rct_cutoff)
+                bound += (double) (n - cut.rct_cutoff + 1) * exp2(-(double) width * (double) (cut.rct_cutoff - 1));
+        /* APT: per window, C-1 of the other W-1 samples equal the first one. */
+        bound += ceil((double) n / (double) cut.apt_window) *
+                 binomial_upper_tail(cut.apt_window - 1, q, cut.apt_cutoff - 1);
+        /* Rate checks: the exact tails at their cutoffs (each <= alpha). */
+        bound += 2 * binomial_upper_tail(n, q, binomial_critical(n, q, p->log2_alpha));
+        bound += binomial_upper_tail(n - 1, q, binomial_critical(n - 1, q, p->log2_alpha));
+        return bound;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* Output checks on delivered values: stuck patterns, zero/all-ones/repeat
+ * rates, and the NIST SP 800-90B (section 4.4) continuous health tests:
+ * Repetition Count Test (RCT) and Adaptive Proportion Test (APT).
+ *
+ * Values are only ever inspected here; no function prints or stores them.
+ *
+ * Defaults (see HEALTH_PARAMS_DEFAULT and service/probe-json.md):
+ *   alpha = 2^-40 per test (the strict end of 90B's recommended range),
+ *   H = 0.5 bit of min-entropy per output bit (claimed H = width/2 per sample;
+ *       RDRAND/RDSEED claim full entropy, we claim half for margin),
+ *   W = 512 (90B's window for non-binary samples).
+ *   C_RCT = 1 + ceil(-log2(alpha) / H)      -> 6 (16-bit), 4 (32), 3 (64)
+ *   C_APT = 1 + CRITBINOM(W, 2^-H, 1-alpha) -> see health_cutoffs().
+ * Rate checks (zeros, all-ones, consecutive repeats) compare with a uniform
+ * source (p = 2^-width per value): alarm when the count is at or above the
+ * smallest c with P[Binomial(n, 2^-width) >= c] <= alpha. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct HealthParams {
+        double log2_alpha;      /* false-alarm probability per test, log2 (< -2) */
+        double entropy_per_bit; /* claimed min-entropy per output bit, (0, 1] */
+        unsigned apt_window;    /* APT window W */
+} HealthParams;
+
+#define HEALTH_PARAMS_DEFAULT ((HealthParams) { .log2_alpha = -40.0, .entropy_per_bit = 0.5, .apt_window = 512 })
+
+typedef enum HealthCheck {
+        HEALTH_STUCK_ZERO  = 1u << 0, /* an RCT run of zeros */
+        HEALTH_STUCK_ONES  = 1u << 1, /* an RCT run of all-ones */
+        HEALTH_ZERO_RATE   = 1u << 2, /* zeros far above 2^-width (the Zen5 pattern) */
+        HEALTH_ONES_RATE   = 1u << 3, /* all-ones values far above 2^-width */
+        HEALTH_REPEAT_RATE = 1u << 4, /* consecutive equal values far above 2^-width */
+        HEALTH_RCT         = 1u << 5,
+        HEALTH_APT         = 1u << 6,
+        HEALTH_EMPTY       = 1u << 7, /* nothing delivered at all */
+        _HEALTH_CHECK_ALL  = (1u << 8) - 1,
+} HealthCheck;
+
+const char *health_check_to_string(HealthCheck c); /* one bit, e.g. "zero-rate" */
+
+typedef struct HealthCutoffs {
+        unsigned width;
+        uint64_t rct_cutoff;
+        uint64_t apt_window;
+        uint64_t apt_cutoff;
+} HealthCutoffs;
+
+int health_cutoffs(const HealthParams *p, unsigned width, HealthCutoffs *ret);
+
+typedef struct HealthResult {
+        unsigned width;
+        uint64_t samples;
+        uint64_t zeros, zeros_cutoff;
+        uint64_t all_ones, all_ones_cutoff;
+        uint64_t repeats, repeats_cutoff;
+        uint64_t rct_cutoff, rct_longest_run, rct_failures;
+        uint64_t apt_window, apt_cutoff, apt_windows, apt_max_count, apt_failures;
+        unsigned failed; /* HealthCheck mask */
+} HealthResult;
+
+typedef struct HealthState {
+        HealthCutoffs cut;
+        double log2_alpha;
+        uint64_t mask; /* all-ones value for the width */
+        uint64_t n;
+        uint64_t last, run;
+        uint64_t rct_longest, rct_failures;
+        bool stuck_zero, stuck_ones;
+        uint64_t apt_a, apt_b, apt_i, apt_windows, apt_max, apt_failures;
+        uint64_t zeros, ones, repeats;
+} HealthState;
+
+int health_init(HealthState *s, const HealthParams *p, unsigned width);
+void health_feed(HealthState *s, const uint64_t *values, size_t n);
+void health_finish(const HealthState *s, HealthResult *ret);
+/* Combine per-thread results: counts add up, cutoffs shown are the strictest. */
+void health_result_merge(HealthResult *dst, const HealthResult *src);
+
+/* P[X >= k] for X ~ Binomial(n, p). */
+double binomial_upper_tail(uint64_t n, double p, uint64_t k);
+/* Smallest c with P[Binomial(n, p) >= c] <= 2^log2_alpha (= 1 + CRITBINOM(n, p, 1-alpha)). */
+uint64_t binomial_critical(uint64_t n, double p, double log2_alpha);
+
+/* Upper bound of the probability that a uniform (healthy) source trips any
+ * check in one stream of n values of the given width. */
+double health_false_alarm_bound(const HealthParams *p, unsigned width, uint64_t n);

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel-state.h"
+#include "macro.h"
+
+static const char *const state_names[_KERNEL_STATE_MAX] = {
+        [KERNEL_STATE_UNKNOWN] = "unknown",
+        [KERNEL_STATE_ENABLED] = "enabled",
+        [KERNEL_STATE_DISABLED] = "disabled",
+        [KERNEL_STATE_ABSENT] = "absent",
+};
+
+const char *kernel_state_kind_to_string(KernelStateKind k) {
+        if (k < 0 || k >= _KERNEL_STATE_MAX)
+                return NULL;
+        return state_names[k];
+}
+
+/* Linux 6.12, verbatim. */
+static const KernelReason reason_table[] = {
+        { RNG_RDRAND, "self-test",
+          "RDRAND is not reliable on this platform; disabling.",
+          "arch/x86/kernel/cpu/rdrand.c boot self-test" },
+        { RNG_RDSEED, "amd-unreliable",
+          "RDSEED is not reliable on this platform; disabling.",
+          "arch/x86/kernel/cpu/amd.c" },
+        { RNG_RDSEED, "zen5-rdseed32",
+          "RDSEED32 is broken. Disabling the corresponding CPUID bit.",
+          "arch/x86/kernel/cpu/amd.c (Zen5 erratum)" },
+        { RNG_RDRAND, "amd-suspend",
+          "BIOS may not properly restore RDRAND after suspend, hiding RDRAND via CPUID. Use rdrand=force to reenable.",
+          "arch/x86/kernel/cpu/amd.c (family 15h/16h)" },
+};
+
+const KernelReason *kernel_reason_match(const char *record, size_t len) {
+        if (!record)
+                return NULL;
+        for (size_t i = 0; i < ELEMENTSOF(reason_table); i++)
+                if (memmem(record, len, reason_table[i].message, strlen(reason_table[i].message)))
+                        return &reason_table[i];
+        return NULL;
+}
+
+static bool is_blank(char c) {
+        return c == ' ' || c == '\t';
+}
+
+int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_INSTRUCTION_MAX]) {
+        size_t n_lines = 0, hits[_RNG_INSTRUCTION_MAX] = {};
+        const char *p = text, *end = text + len;
+
+        if (!text)
+                return -EINVAL;
+
+        while (p < end) {
+                const char *eol = memchr(p, '\n', end - p), *colon, *q;
+
+                if (!eol)
+                        eol = end;
+                /* "flags\t\t: fpu vme ..." */
+                if ((size_t) (eol - p) >= 5 && memcmp(p, "flags", 5) == 0) {
+                        for (q = p + 5; q < eol && is_blank(*q); q++)
+                                ;
+                        colon = q < eol && *q == ':' ? q : NULL;
+                        if (colon) {
+                                n_lines++;
+                                q = colon + 1;
+                                while (q < eol) {
+                                        const char *w;
+
+                                        while (q < eol && is_blank(*q))
+                                                q++;
+                                        w = q;
+                                        while (q < eol && !is_blank(*q))
+                                                q++;
+                                        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                                                const char *name = rng_instruction_to_string(i);
+                                                if ((size_t) (q - w) == strlen(name) && memcmp(w, name, q - w) == 0)
+                                                        hits[i]++;
+                                        }
+                                }
+                        }
+                }
+                p = eol + 1;
+        }
+
+        if (n_lines == 0)
+                return -EBADMSG;
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                ret[i] = hits[i] == n_lines;
+        return 0;
+}
+
+bool kernel_cmdline_has_word(const char *cmdline, size_t len, const char *word) {
+        const char *p = cmdline, *end = cmdline + len;
+        size_t wl = strlen(word);
+
+        if (!cmdline)
+                return false;
+        while (p < end) {
+                const char *w;
+
+                while (p < end && (is_blank(*p) || *p == '\n' || *p == '\0'))
+                        p++;
+                w = p;
+                while (p < end && !is_blank(*p) && *p != '\n' && *p != '\0')
+                        p++;
+                if (p - w == 2 && memcmp(w, "--", 2) == 0)
+                        break; /* the rest is for init */
+                if ((size_t) (p - w) == wl && memcmp(w, word, wl) == 0)
+                        return true;
+        }
+        return false;
+}
+
+void kernel_state_build(KernelState *ret,
+                        const bool cpuid[_RNG_INSTRUCTION_MAX],
+                        bool cpuinfo_ok, const bool flags[_RNG_INSTRUCTION_MAX],
+                        bool nordrand, bool kmsg_readable,
+                        const KernelReason *const reasons[_RNG_INSTRUCTION_MAX]) {
+        *ret = (KernelState) { .kmsg_readable = kmsg_readable };
+
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                KernelInstructionState *s = &ret->instr[i];
+
+                if (!cpuinfo_ok)
+                        *s = (KernelInstructionState) { KERNEL_STATE_UNKNOWN, "cpuinfo-unreadable",
+                                                        "unknown (/proc/cpuinfo not readable)" };
+                else if (flags[i])
+                        *s = (KernelInstructionState) { KERNEL_STATE_ENABLED, NULL, NULL };
+                else if (!cpuid[i])
+                        *s = (KernelInstructionState) { KERNEL_STATE_ABSENT, "no-cpuid",
+                                                        "not advertised by CPUID" };
+                else if (reasons[i])
+                        *s = (KernelInstructionState) { KERNEL_STATE_DISABLED, reasons[i]->id, reasons[i]->message };
+                else if (i == RNG_RDRAND && nordrand)
+                        *s = (KernelInstructionState) { KERNEL_STATE_DISABLED, "nordrand",
+                                                        "nordrand on the kernel command line" };
+                else if (!kmsg_readable)
+                        *s = (KernelInstructionState) { KERNEL_STATE_DISABLED, "unknown",
+                                                        "unknown (kernel log not readable)" };
+                else
+                        *s = (KernelInstructionState) { KERNEL_STATE_DISABLED, "unknown",
+                                                        "unknown (no reason in kernel log)" };
+        }
+}
+
+#define READ_MAX (4u * 1024 * 1024)
+
+static int read_small_file(const char *path, char **ret, size_t *ret_len) {
+        _cleanup_fclose_ FILE *f = fopen(path, "re");
+        _cleanup_free_ char *buf = NULL;
+        size_t len = 0, cap = 0;
+
+        if (!f)
+                return negative_errno();
+        for (;;) {
+                size_t k;
+
+                if (cap - len < 4096) {
+                        char *n;
+
+                        if (cap >= READ_MAX)
+                                return -EFBIG;
+                        cap = cap ? cap * 2 : 16384;
+                        n = realloc(buf, cap + 1);
+                        if (!n)
+                                return -ENOMEM;
+                        buf = n;
+                }
+                k = fread(buf + len, 1, cap - len, f);
+                len += k;
+                if (k == 0) {
+                        if (ferror(f))
+                                return -EIO;
+                        break;
+                }
+        }
+        buf[len] = '\0';
+        *ret = buf;
+        buf = NULL;
+        *ret_len = len;
+        return 0;
+}
+
+/* Returns whether /dev/kmsg could be read; fills reasons[] with matches. */
+static bool kmsg_scan(const KernelReason *reasons[_RNG_INSTRUCTION_MAX]) {
+        _cleanup_close_ int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        char buf[8192];
+
+        if (fd < 0)
+                return false;
+        for (;;) {
+                ssize_t n = read(fd, buf, sizeof(buf));
+                const KernelReason *m;
+
+                if (n < 0) {
+                        if (errno == EINTR || errno == EPIPE) /* EPIPE: record overwritten, go on */
+                                continue;
+                        if (errno == EAGAIN)
+                                return true;
+                        return false; /* EPERM, EINVAL, ...: treat as not readable */
+                }
+                if (n == 0)
+                        return true;
+                m = kernel_reason_match(buf, n);
+                if (m)
+                        reasons[m->instruction] = m;
+        }
+}
+
+int kernel_state_read(const bool cpuid[_RNG_INSTRUCTION_MAX], KernelState *ret) {
+        _cleanup_free_ char *cpuinfo = NULL, *cmdline = NULL;
+        const KernelReason *reasons[_RNG_INSTRUCTION_MAX] = {};
+        bool flags[_RNG_INSTRUCTION_MAX] = {}, cpuinfo_ok = false, nordrand = false, kmsg_ok;
+        size_t len;
+        int r;
+
+        r = read_small_file("/proc/cpuinfo", &cpuinfo, &len);
+        if (r < 0)
+                log_error_errno(r, "Failed to read /proc/cpuinfo: %s", strerror(-r));
+        else {
+                r = kernel_cpuinfo_parse(cpuinfo, len, flags);
+                if (r < 0)
+                        log_error_errno(r, "/proc/cpuinfo has no \"flags\" line, kernel state unknown");
+                else
+                        cpuinfo_ok = true;
+        }
+
+        if (read_small_file("/proc/cmdline", &cmdline, &len) >= 0)
+                nordrand = kernel_cmdline_has_word(cmdline, len, "nordrand");
+
+        kmsg_ok = kmsg_scan(reasons);
+        kernel_state_build(ret, cpuid, cpuinfo_ok, flags, nordrand, kmsg_ok, reasons);
+        return 0;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The kernel's view of RDRAND/RDSEED: /proc/cpuinfo flags (the kernel
+ * clears them when it disables an instruction), `nordrand` on /proc/cmdline,
+ * and the reason from the kernel log (/dev/kmsg). */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rng-cpu.h"
+
+typedef enum KernelStateKind {
+        KERNEL_STATE_UNKNOWN,  /* /proc/cpuinfo unreadable or unparsable */
+        KERNEL_STATE_ENABLED,  /* flag in /proc/cpuinfo */
+        KERNEL_STATE_DISABLED, /* CPUID advertises it, the kernel cleared the flag */
+        KERNEL_STATE_ABSENT,   /* neither CPUID nor the kernel has it */
+        _KERNEL_STATE_MAX,
+} KernelStateKind;
+
+const char *kernel_state_kind_to_string(KernelStateKind k); /* "enabled", ... */
+
+typedef struct KernelInstructionState {
+        KernelStateKind state;
+        const char *reason_id; /* short machine-readable id, NULL when enabled */
+        const char *reason;    /* human-readable reason, NULL when enabled */
+} KernelInstructionState;
+
+typedef struct KernelState {
+        KernelInstructionState instr[_RNG_INSTRUCTION_MAX];
+        bool kmsg_readable;
+} KernelState;
+
+/* One entry of the reason table. */
+typedef struct KernelReason {
+        RngInstruction instruction;
+        const char *id;
+        const char *message; /* verbatim kernel message, matched as a substring */
+        const char *source;  /* where the kernel prints it */
+} KernelReason;
+
+/* Match one kernel log record (any bytes, not NUL-terminated, possibly
+ * truncated) against the reason table. Returns the entry or NULL. */
+const KernelReason *kernel_reason_match(const char *record, size_t len);
+
+/* Parse /proc/cpuinfo text: ret[i] is true if every "flags" line has the
+ * instruction's flag. -EBADMSG if there is no flags line. */
+int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_INSTRUCTION_MAX]);
+
+/* Whether the kernel command line (before a "--") holds the word. */
+bool kernel_cmdline_has_word(const char *cmdline, size_t len, const char *word);
+
+/* Combine the pieces into per-instruction states. reasons[i] is the matched
+ * log entry or NULL. cpuinfo_ok=false means the flags are unknown. */
+void kernel_state_build(KernelState *ret,
+                        const bool cpuid[_RNG_INSTRUCTION_MAX],
+                        bool cpuinfo_ok, const bool flags[_RNG_INSTRUCTION_MAX],
+                        bool nordrand, bool kmsg_readable,
+                        const KernelReason *const reasons[_RNG_INSTRUCTION_MAX]);
+
+/* Read everything from /proc and /dev/kmsg. Never fails because of the
+ * kernel log; returns 0 (problems are described in the reasons). */
+int kernel_state_read(const bool cpuid[_RNG_INSTRUCTION_MAX], KernelState *ret);

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* Small helpers in the spirit of systemd's macro.h / alloc-util.h / fd-util.h. */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _unused_ __attribute__((unused))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+
+#ifndef MIN
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#endif
+#ifndef MAX
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#endif
+
+static inline void freep(void *p) {
+        free(*(void **) p);
+}
+#define _cleanup_free_ _cleanup_(freep)
+
+static inline void fclosep(FILE **f) {
+        if (*f)
+                fclose(*f);
+}
+#define _cleanup_fclose_ _cleanup_(fclosep)
+
+static inline void closep(int *fd) {
+        if (*fd >= 0)
+                close(*fd);
+}
+#define _cleanup_close_ _cleanup_(closep)
+
+/* errno as a negative value, never 0 (for "-errno returned upward"). */
+static inline int negative_errno(void) {
+        return errno > 0 ? -errno : -EIO;
+}
+
+/* Log once, where the error is handled; returns r so callers can "return log_error_errno(r, ...)". */
+_printf_(2, 3) static inline int log_error_errno(int r, const char *fmt, ...) {
+        va_list ap;
+
+        fputs("rng-health: ", stderr);
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+        return r < 0 ? r : -r;
+}

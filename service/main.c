@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* rng-health: dispatches verbs. Only `probe` exists for now. */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli-probe.h"
+
+#ifndef PROJECT_VERSION
+#define PROJECT_VERSION "unknown"
+#endif
+
+static void help(FILE *f) {
+        fprintf(f,
+                "Usage: rng-health COMMAND [OPTIONS]\n"
+                "\n"
+                "Health of the CPU's hardware random number generator (RDRAND/RDSEED).\n"
+                "\n"
+                "Commands:\n"
+                "  probe        Measure exhaustion and output sanity (see 'rng-health probe --help')\n"
+                "\n"
+                "Options:\n"
+                "  -h --help    Show this help\n"
+                "  --version    Show the version\n"
+                "\n"
+                "Exit status: 0 ok, 1 runtime error, 2 usage error, 3 exhausted, 4 broken.\n");
+}
+
+int main(int argc, char *argv[]) {
+        if (argc < 2) {
+                fprintf(stderr, "rng-health: missing command (try --help)\n");
+                return 2;
+        }
+        if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+                help(stdout);
+                return 0;
+        }
+        if (strcmp(argv[1], "--version") == 0) {
+                printf("rng-health %s\n", PROJECT_VERSION);
+                return 0;
+        }
+        if (strcmp(argv[1], "probe") == 0)
+                return verb_probe(argc - 1, argv + 1);
+
+        fprintf(stderr, "rng-health: %s: unknown command (try --help)\n", argv[1]);
+        return 2;
+}

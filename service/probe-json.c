@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <errno.h>
+
+#include "macro.h"
+#include "probe-json.h"
+
+/* json_object_object_add() takes ownership; a NULL value becomes JSON null. */
+#define ADD(o, k, v) json_object_object_add((o), (k), (v))
+#define U64(v) json_object_new_int64((int64_t) (v))
+#define DBL(v) json_object_new_double(v)
+#define STR(v) ((v) ? json_object_new_string(v) : NULL)
+
+static struct json_object *cpu_set_to_json(const cpu_set_t *s) {
+        struct json_object *a = json_object_new_array();
+
+        for (int c = 0; a && c < CPU_SETSIZE; c++)
+                if (CPU_ISSET(c, s))
+                        json_object_array_add(a, json_object_new_int(c));
+        return a;
+}
+
+static struct json_object *health_to_json(const HealthResult *h) {
+        struct json_object *o = json_object_new_object(), *failed = json_object_new_array();
+
+        if (!o || !failed) {
+                json_object_put(o);
+                json_object_put(failed);
+                return NULL;
+        }
+        for (unsigned b = 1; b & _HEALTH_CHECK_ALL; b <<= 1)
+                if (h->failed & b)
+                        json_object_array_add(failed, json_object_new_string(health_check_to_string(b)));
+        ADD(o, "passed", json_object_new_boolean(h->failed == 0));
+        ADD(o, "failed_checks", failed);
+        ADD(o, "samples", U64(h->samples));
+        ADD(o, "zeros", U64(h->zeros));
+        ADD(o, "zeros_cutoff", U64(h->zeros_cutoff));
+        ADD(o, "all_ones", U64(h->all_ones));
+        ADD(o, "all_ones_cutoff", U64(h->all_ones_cutoff));
+        ADD(o, "repeats", U64(h->repeats));
+        ADD(o, "repeats_cutoff", U64(h->repeats_cutoff));
+        ADD(o, "rct_cutoff", U64(h->rct_cutoff));
+        ADD(o, "rct_longest_run", U64(h->rct_longest_run));
+        ADD(o, "rct_failures", U64(h->rct_failures));
+        ADD(o, "apt_window", U64(h->apt_window));
+        ADD(o, "apt_cutoff", U64(h->apt_cutoff));
+        ADD(o, "apt_windows", U64(h->apt_windows));
+        ADD(o, "apt_max_count", U64(h->apt_max_count));
+        ADD(o, "apt_failures", U64(h->apt_failures));
+        return o;
+}
+
+static struct json_object *run_to_json(const ProbeRun *r) {
+        struct json_object *o = json_object_new_object(), *hist = json_object_new_array(),
+                           *ci = json_object_new_array(), *lat = NULL;
+
+        if (!o || !hist || !ci) {
+                json_object_put(o);
+                json_object_put(hist);
+                json_object_put(ci);
+                return NULL;
+        }
+
+        for (unsigned b = 0; b < PROBE_HIST_BUCKETS; b++) {
+                struct json_object *e = json_object_new_object();
+                uint64_t max = probe_hist_max(b);
+
+                ADD(e, "min_tries", U64(probe_hist_min[b]));
+                ADD(e, "max_tries", max == UINT64_MAX ? NULL : U64(max));
+                ADD(e, "values", U64(r->hist[b]));
+                json_object_array_add(hist, e);
+        }
+        json_object_array_add(ci, DBL(r->failure_ci_low));
+        json_object_array_add(ci, DBL(r->failure_ci_high));
+
+        if (r->latency_samples > 0 && rng_arch_supported()) {
+                lat = json_object_new_object();
+                ADD(lat, "samples", U64(r->latency_samples));
+                ADD(lat, "median", U64(r->latency_median));
+                ADD(lat, "p99", U64(r->latency_p99));
+        }
+
+        ADD(o, "width", json_object_new_int((int) r->width));
+        ADD(o, "mode", STR(probe_mode_to_string(r->mode)));
+        ADD(o, "threads", json_object_new_int((int) r->threads));
+        ADD(o, "verdict", STR(verdict_to_string(r->verdict)));
+        ADD(o, "attempts", U64(r->attempts));
+        ADD(o, "failures", U64(r->failures));
+        ADD(o, "delivered", U64(r->delivered));
+        ADD(o, "failure_rate", DBL(r->failure_rate));
+        ADD(o, "failure_rate_ci95", ci);
+        ADD(o, "longest_failure_streak", U64(r->longest_failure_streak));
+        ADD(o, "trailing_failures", U64(r->trailing_failures));
+        ADD(o, "values_over_kernel_retries", U64(r->values_over_retries));
+        ADD(o, "kernel_loop_failures", U64(r->kernel_loop_failures));
+        ADD(o, "tries_histogram", hist);
+        ADD(o, "wall_usec", U64(r->wall_nsec / 1000));
+        ADD(o, "values_per_sec", DBL(r->values_per_sec));
+        ADD(o, "bytes_per_sec", DBL(r->bytes_per_sec));
+        ADD(o, "latency_tsc_cycles", lat);
+        ADD(o, "health", health_to_json(&r->health));
+        return o;
+}
+
+int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
+        _cleanup_json_ struct json_object *o = json_object_new_object();
+        struct json_object *cpus, *params, *instrs, *health, *verdict;
+
+        if (!o)
+                return -ENOMEM;
+
+        ADD(o, "schema", json_object_new_string(PROBE_JSON_SCHEMA));
+        ADD(o, "verdict", STR(verdict_to_string(r->verdict)));
+        ADD(o, "exit_code", json_object_new_int(verdict_exit_code(r->verdict)));
+        ADD(o, "arch_supported", json_object_new_boolean(r->arch_supported));
+        ADD(o, "wall_usec", U64(r->wall_nsec / 1000));
+
+        params = json_object_new_object();
+        ADD(params, "budget_usec", r->limits.budget_usec ? U64(r->limits.budget_usec) : NULL);
+        ADD(params, "max_attempts", r->limits.max_attempts ? U64(r->limits.max_attempts) : NULL);
+        ADD(params, "min_attempts", U64(r->limits.min_attempts));
+        health = json_object_new_object();
+        ADD(health, "log2_alpha", DBL(r->health.log2_alpha));
+        ADD(health, "entropy_per_bit", DBL(r->health.entropy_per_bit));
+        ADD(health, "apt_window", U64(r->health.apt_window));
+        ADD(params, "health", health);
+        verdict = json_object_new_object();
+        ADD(verdict, "kernel_retries", U64(r->verdict_params.kernel_retries));
+        ADD(verdict, "degraded_min_failures", U64(r->verdict_params.degraded_min_failures));
+        ADD(verdict, "exhausted_min_loop_failures", U64(r->verdict_params.exhausted_min_loop_failures));
+        ADD(params, "verdict", verdict);
+        ADD(o, "params", params);
+
+        cpus = json_object_new_object();
+        ADD(cpus, "possible", cpu_set_to_json(&r->cpus.possible));
+        ADD(cpus, "online", cpu_set_to_json(&r->cpus.online));
+        ADD(cpus, "allowed", cpu_set_to_json(&r->cpus.allowed));
+        ADD(cpus, "used", cpu_set_to_json(&r->cpus.used));
+        ADD(cpus, "skipped_offline", cpu_set_to_json(&r->cpus.skipped_offline));
+        ADD(cpus, "skipped_forbidden", cpu_set_to_json(&r->cpus.skipped_forbidden));
+        ADD(cpus, "skipped_pin_failed", cpu_set_to_json(&r->cpus.skipped_pin_failed));
+        ADD(cpus, "contention", json_object_new_boolean(r->cpus.contention));
+        ADD(o, "cpus", cpus);
+
+        instrs = json_object_new_array();
+        if (!instrs)
+                return -ENOMEM;
+        ADD(o, "instructions", instrs);
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                const ProbeInstruction *in = &r->instr[i];
+                struct json_object *e, *k, *runs;
+
+                if (!in->selected)
+                        continue;
+                e = json_object_new_object();
+                k = json_object_new_object();
+                runs = json_object_new_array();
+                if (!e || !k || !runs) {
+                        json_object_put(e);
+                        json_object_put(k);
+                        json_object_put(runs);
+                        return -ENOMEM;
+                }
+                ADD(e, "name", STR(rng_instruction_to_string(i)));
+                ADD(e, "cpuid", json_object_new_boolean(in->cpuid));
+                ADD(e, "executed", json_object_new_boolean(in->n_runs > 0));
+                ADD(e, "verdict", STR(verdict_to_string(in->verdict)));
+                ADD(k, "state", STR(kernel_state_kind_to_string(in->kernel.state)));
+                ADD(k, "reason_id", STR(in->kernel.reason_id));
+                ADD(k, "reason", STR(in->kernel.reason));
+                ADD(e, "kernel", k);
+                for (unsigned j = 0; j < in->n_runs; j++) {
+                        struct json_object *rj = run_to_json(&in->runs[j]);
+                        if (!rj) {
+                                json_object_put(runs);
+                                json_object_put(e);
+                                return -ENOMEM;
+                        }
+                        json_object_array_add(runs, rj);
+                }
+                ADD(e, "runs", runs);
+                json_object_array_add(instrs, e);
+        }
+
+        *ret = o;
+        o = NULL;
+        return 0;
+}

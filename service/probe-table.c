@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "macro.h"
+#include "probe-table.h"
+
+char *format_si(double v, char *buf, size_t len) {
+        static const char suffix[] = { ' ', 'k', 'M', 'G', 'T' };
+        unsigned i = 0;
+
+        while (v >= 999.5 && i + 1 < ELEMENTSOF(suffix)) {
+                v /= 1000;
+                i++;
+        }
+        if (i == 0)
+                snprintf(buf, len, "%.0f", v);
+        else
+                snprintf(buf, len, v < 9.995 ? "%.2f%c" : v < 99.95 ? "%.1f%c" : "%.0f%c", v, suffix[i]);
+        return buf;
+}
+
+static void format_checks(unsigned failed, char *buf, size_t len) {
+        size_t k = 0;
+
+        if (failed == 0) {
+                snprintf(buf, len, "pass");
+                return;
+        }
+        buf[0] = '\0';
+        for (unsigned b = 1; b & _HEALTH_CHECK_ALL; b <<= 1)
+                if ((failed & b) && k < len)
+                        k += snprintf(buf + k, len - k, "%s%s", k ? "," : "", health_check_to_string(b));
+}
+
+static const char *kernel_summary(const KernelInstructionState *k, char *buf, size_t len) {
+        if (k->state == KERNEL_STATE_ENABLED)
+                return "enabled";
+        snprintf(buf, len, "%s%s%s", kernel_state_kind_to_string(k->state), k->reason ? ": " : "",
+                 k->reason ?: "");
+        return buf;
+}
+
+void probe_report_print_table(const ProbeReport *r, FILE *f) {
+        unsigned n_runs = 0;
+        char kbuf[256];
+
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                n_runs += r->instr[i].n_runs;
+
+        fprintf(f, "Verdict: %s  (%u runs in %.1f ms, %d CPU%s used for contention)\n\n",
+                verdict_to_string(r->verdict), n_runs, r->wall_nsec / 1e6,
+                r->cpus.contention ? CPU_COUNT(&r->cpus.used) : 0,
+                r->cpus.contention && CPU_COUNT(&r->cpus.used) == 1 ? "" : "s");
+
+        fprintf(f, "%-12s %-7s %-6s %s\n", "VERDICT", "INSTR", "CPUID", "KERNEL");
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                const ProbeInstruction *in = &r->instr[i];
+
+                if (!in->selected)
+                        continue;
+                fprintf(f, "%-12s %-7s %-6s %s\n", verdict_to_string(in->verdict),
+                        rng_instruction_to_upper(i), in->cpuid ? "yes" : "no",
+                        kernel_summary(&in->kernel, kbuf, sizeof(kbuf)));
+        }
+
+        if (n_runs == 0)
+                return;
+
+        fprintf(f, "\n%-12s %-7s %5s %-10s %3s %8s %8s %7s %17s %6s %6s %8s %8s %11s  %s\n",
+                "VERDICT", "INSTR", "WIDTH", "MODE", "THR", "TRIES", "FAILED", "FAIL%", "95% CI (FAIL%)",
+                "STREAK", ">10TRY", "VALUES/s", "BYTES/s", "CYC p50/p99", "CHECKS");
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                const ProbeInstruction *in = &r->instr[i];
+
+                for (unsigned j = 0; j < in->n_runs; j++) {
+                        const ProbeRun *run = &in->runs[j];
+                        char vps[16], bps[16], ci[32], lat[32], checks[128];
+
+                        snprintf(ci, sizeof(ci), "%.2f-%.2f", run->failure_ci_low * 100, run->failure_ci_high * 100);
+                        if (run->latency_samples > 0 && rng_arch_supported())
+                                snprintf(lat, sizeof(lat), "%" PRIu64 "/%" PRIu64, run->latency_median, run->latency_p99);
+                        else
+                                snprintf(lat, sizeof(lat), "-");
+                        format_checks(run->health.failed, checks, sizeof(checks));
+                        fprintf(f, "%-12s %-7s %5u %-10s %3u %8" PRIu64 " %8" PRIu64 " %6.2f%% %17s %6" PRIu64
+                                " %6" PRIu64 " %8s %8s %11s  %s\n",
+                                verdict_to_string(run->verdict), rng_instruction_to_upper(i), run->width,
+                                probe_mode_to_string(run->mode), run->threads, run->attempts, run->failures,
+                                run->failure_rate * 100, ci, run->longest_failure_streak,
+                                run->values_over_retries + (run->trailing_failures >= r->verdict_params.kernel_retries),
+                                format_si(run->values_per_sec, vps, sizeof(vps)),
+                                format_si(run->bytes_per_sec, bps, sizeof(bps)), lat, checks);
+                }
+        }
+        fprintf(f, "\nSTREAK: longest run of failed tries. >10TRY: values that needed more than %" PRIu64
+                " tries (the kernel's retry loop would have failed).\n",
+                r->verdict_params.kernel_retries);
+}

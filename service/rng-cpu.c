@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <errno.h>
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+#include "macro.h"
+#include "rng-cpu.h"
+
+const unsigned rng_widths[RNG_N_WIDTHS] = { 16, 32, 64 };
+
+static const char *const instruction_names[_RNG_INSTRUCTION_MAX] = {
+        [RNG_RDRAND] = "rdrand",
+        [RNG_RDSEED] = "rdseed",
+};
+
+static const char *const instruction_upper[_RNG_INSTRUCTION_MAX] = {
+        [RNG_RDRAND] = "RDRAND",
+        [RNG_RDSEED] = "RDSEED",
+};
+
+const char *rng_instruction_to_string(RngInstruction i) {
+        if (i < 0 || i >= _RNG_INSTRUCTION_MAX)
+                return NULL;
+        return instruction_names[i];
+}
+
+const char *rng_instruction_to_upper(RngInstruction i) {
+        if (i < 0 || i >= _RNG_INSTRUCTION_MAX)
+                return NULL;
+        return instruction_upper[i];
+}
+
+int rng_instruction_from_string(const char *s) {
+        if (!s)
+                return -EINVAL;
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                if (strcmp(s, instruction_names[i]) == 0)
+                        return i;
+        return -EINVAL;
+}
+
+int rng_width_index(unsigned width) {
+        for (int i = 0; i < RNG_N_WIDTHS; i++)
+                if (rng_widths[i] == width)
+                        return i;
+        return -EINVAL;
+}
+
+bool rng_arch_supported(void) {
+#if defined(__x86_64__)
+        return true;
+#else
+        return false;
+#endif
+}
+
+bool rng_cpuid_supported(RngInstruction i) {
+#if defined(__x86_64__)
+        unsigned a, b, c, d;
+
+        switch (i) {
+        case RNG_RDRAND:
+                if (!__get_cpuid(1, &a, &b, &c, &d))
+                        return false;
+                return c & (1u << 30);
+        case RNG_RDSEED:
+                if (__get_cpuid_max(0, NULL) < 7)
+                        return false;
+                if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+                        return false;
+                return b & (1u << 18);
+        default:
+                return false;
+        }
+#else
+        return false;
+#endif
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* CPUID capability detection and the RDRAND/RDSEED draw primitives.
+ *
+ * Everything here is x86-64 only: on other architectures rng_cpuid_supported()
+ * is always false and the draw primitives are never compiled. */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum RngInstruction {
+        RNG_RDRAND,
+        RNG_RDSEED,
+        _RNG_INSTRUCTION_MAX,
+} RngInstruction;
+
+#define RNG_N_WIDTHS 3
+extern const unsigned rng_widths[RNG_N_WIDTHS]; /* 16, 32, 64 */
+
+const char *rng_instruction_to_string(RngInstruction i);     /* "rdrand", "rdseed" */
+const char *rng_instruction_to_upper(RngInstruction i);      /* "RDRAND", "RDSEED" */
+int rng_instruction_from_string(const char *s);              /* -EINVAL if unknown */
+int rng_width_index(unsigned width);                         /* 0..2, -EINVAL otherwise */
+
+/* CPUID: RDRAND is leaf 1 ECX bit 30, RDSEED leaf 7 subleaf 0 EBX bit 18. */
+bool rng_cpuid_supported(RngInstruction i);
+/* Whether this build can execute the instructions at all (x86-64). */
+bool rng_arch_supported(void);
+
+#if defined(__x86_64__)
+/* Each returns the carry flag (true: *ret holds a value) and never traps as
+ * long as CPUID advertises the instruction. Callers must check CPUID first. */
+static inline bool rng_rdrand16(uint64_t *ret) {
+        uint16_t v;
+        unsigned char ok;
+        __asm__ volatile("rdrand %0; setc %1" : "=r"(v), "=qm"(ok) : : "cc");
+        *ret = v;
+        return ok;
+}
+static inline bool rng_rdrand32(uint64_t *ret) {
+        uint32_t v;
+        unsigned char ok;
+        __asm__ volatile("rdrand %0; setc %1" : "=r"(v), "=qm"(ok) : : "cc");
+        *ret = v;
+        return ok;
+}
+static inline bool rng_rdrand64(uint64_t *ret) {
+        uint64_t v;
+        unsigned char ok;
+        __asm__ volatile("rdrand %0; setc %1" : "=r"(v), "=qm"(ok) : : "cc");
+        *ret = v;
+        return ok;
+}
+static inline bool rng_rdseed16(uint64_t *ret) {
+        uint16_t v;
+        unsigned char ok;
+        __asm__ volatile("rdseed %0; setc %1" : "=r"(v), "=qm"(ok) : : "cc");
+        *ret = v;
+        return ok;
+}
+static inline bool rng_rdseed32(uint64_t *ret) {
+        uint32_t v;
+        unsigned char ok;
+        __asm__ volatile("rdseed %0; setc %1" : "=r"(v), "=qm"(ok) : : "cc");
+        *ret = v;
+        return ok;
+}
+static inline bool rng_rdseed64(uint64_t *ret) {
+        uint64_t v;
+        unsigned char ok;
+        __asm__ volatile("rdseed %0; setc %1" : "=r"(v), "=qm"(ok) : : "cc");
+        *ret = v;
+        return ok;
+}
+#endif
+
+/* Time stamp counter, serialised enough for single-instruction latency:
+ * lfence;rdtsc before, rdtscp;lfence after. Returns 0 off x86-64. */
+static inline uint64_t rng_tsc_begin(void) {
+#if defined(__x86_64__)
+        uint32_t lo, hi;
+        __asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+        return ((uint64_t) hi << 32) | lo;
+#else
+        return 0;
+#endif
+}
+static inline uint64_t rng_tsc_end(void) {
+#if defined(__x86_64__)
+        uint32_t lo, hi, aux;
+        __asm__ volatile("rdtscp; lfence" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
+        return ((uint64_t) hi << 32) | lo;
+#else
+        return 0;
+#endif
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <stddef.h>
+
+#include "rng-source.h"
+
+#if defined(__x86_64__)
+static bool draw_rdrand16(void *u, uint64_t *ret) { return rng_rdrand16(ret); }
+static bool draw_rdrand32(void *u, uint64_t *ret) { return rng_rdrand32(ret); }
+static bool draw_rdrand64(void *u, uint64_t *ret) { return rng_rdrand64(ret); }
+static bool draw_rdseed16(void *u, uint64_t *ret) { return rng_rdseed16(ret); }
+static bool draw_rdseed32(void *u, uint64_t *ret) { return rng_rdseed32(ret); }
+static bool draw_rdseed64(void *u, uint64_t *ret) { return rng_rdseed64(ret); }
+
+static const RngSource hardware[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS] = {
+        [RNG_RDRAND] = {
+                { "rdrand16", RNG_RDRAND, 16, draw_rdrand16, NULL },
+                { "rdrand32", RNG_RDRAND, 32, draw_rdrand32, NULL },
+                { "rdrand64", RNG_RDRAND, 64, draw_rdrand64, NULL },
+        },
+        [RNG_RDSEED] = {
+                { "rdseed16", RNG_RDSEED, 16, draw_rdseed16, NULL },
+                { "rdseed32", RNG_RDSEED, 32, draw_rdseed32, NULL },
+                { "rdseed64", RNG_RDSEED, 64, draw_rdseed64, NULL },
+        },
+};
+#endif
+
+const RngSource *rng_source_hardware(RngInstruction i, unsigned width) {
+#if defined(__x86_64__)
+        int w = rng_width_index(width);
+
+        if (i < 0 || i >= _RNG_INSTRUCTION_MAX || w < 0)
+                return NULL;
+        return &hardware[i][w];
+#else
+        return NULL;
+#endif
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The source interface the probe engine draws from. The hardware sources
+ * wrap RDRAND/RDSEED; tests substitute scripted sources. */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rng-cpu.h"
+
+typedef struct RngSource {
+        const char *name;
+        RngInstruction instruction;
+        unsigned width; /* 16, 32 or 64: values are below 2^width */
+        /* One try. Returns the carry flag; on true *ret holds the value. */
+        bool (*draw)(void *userdata, uint64_t *ret);
+        void *userdata;
+} RngSource;
+
+/* The hardware source for instruction × width, or NULL if this build cannot
+ * execute it (not x86-64) or the width is invalid. Does not check CPUID:
+ * callers must (the probe engine does). */
+const RngSource *rng_source_hardware(RngInstruction i, unsigned width);
