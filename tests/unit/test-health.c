@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* Output checks: cutoffs against independently computed values, behaviour
+ * on scripted data, the false-alarm bound and a false-alarm simulation. */
+
+#include <math.h>
+#include <string.h>
+
+#include "health.h"
+#include "probe.h"
+#include "scripted-source.h"
+#include "test-util.h"
+
+static void test_cutoffs_nist_table(void) {
+        /* SP 800-90B table 2 (alpha = 2^-20, W = 512, non-binary samples):
+         * H = 1 -> 311, 2 -> 177, 4 -> 62, 8 -> 13. */
+        static const struct { double h; uint64_t c; } table[] = { { 1, 311 }, { 2, 177 }, { 4, 62 }, { 8, 13 } };
+
+        for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+                CHECK_EQ_U64(binomial_critical(512, exp2(-table[i].h), -20), table[i].c);
+        /* Binary samples, W = 1024, H = 1: 589. */
+        CHECK_EQ_U64(binomial_critical(1024, 0.5, -20), 589);
+}
+
+static void test_cutoffs_default(void) {
+        HealthParams p = HEALTH_PARAMS_DEFAULT;
+        HealthCutoffs c;
+
+        /* C_RCT = 1 + ceil(40 / (width/2)). */
+        CHECK_EQ_INT(health_cutoffs(&p, 16, &c), 0);
+        CHECK_EQ_U64(c.rct_cutoff, 6);
+        /* APT cutoffs, exact values computed with Python fractions:
+         * smallest c with P[Bin(512, 2^-H) >= c] <= 2^-40. */
+        CHECK_EQ_U64(c.apt_cutoff, 19);
+        CHECK_EQ_U64(c.apt_window, 512);
+        CHECK_EQ_INT(health_cutoffs(&p, 32, &c), 0);
+        CHECK_EQ_U64(c.rct_cutoff, 4);
+        CHECK_EQ_U64(c.apt_cutoff, 5);
+        CHECK_EQ_INT(health_cutoffs(&p, 64, &c), 0);
+        CHECK_EQ_U64(c.rct_cutoff, 3);
+        CHECK_EQ_U64(c.apt_cutoff, 2);
+
+        /* Rate cutoffs (exact, Python fractions): P[Bin(n, 2^-w) >= c] <= 2^-40. */
+        static const struct { uint64_t n; unsigned w; uint64_t c; } rate[] = {
+                { 64, 16, 4 },   { 64, 32, 2 },   { 64, 64, 1 },
+                { 1024, 16, 6 }, { 1024, 32, 2 }, { 1024, 64, 1 },
+                { 4096, 16, 7 }, { 4096, 32, 2 }, { 4096, 64, 1 },
+        };
+        for (size_t i = 0; i < sizeof(rate) / sizeof(rate[0]); i++)
+                CHECK(binomial_critical(rate[i].n, exp2(-(double) rate[i].w), -40) == rate[i].c,
+                      "n=%" PRIu64 " w=%u: got %" PRIu64 ", expected %" PRIu64, rate[i].n, rate[i].w,
+                      binomial_critical(rate[i].n, exp2(-(double) rate[i].w), -40), rate[i].c);
+
+        /* Bad parameters are refused. */
+        p.log2_alpha = 0;
+        CHECK(health_cutoffs(&p, 16, &c) < 0, "alpha = 1 accepted");
+        p = HEALTH_PARAMS_DEFAULT;
+        p.entropy_per_bit = 0;
+        CHECK(health_cutoffs(&p, 16, &c) < 0, "H = 0 accepted");
+        p = HEALTH_PARAMS_DEFAULT;
+        CHECK(health_cutoffs(&p, 0, &c) < 0, "width 0 accepted");
+        CHECK(health_cutoffs(&p, 65, &c) < 0, "width 65 accepted");
+}
+
+static void test_binomial_tail(void) {
+        /* Against the closed form where one exists. */
+        CHECK(fabs(binomial_upper_tail(10, 0.5, 10) - exp2(-10)) < 1e-15, "P[Bin(10,1/2)=10]");
+        CHECK(fabs(binomial_upper_tail(100, 0.01, 1) - (1 - pow(0.99, 100))) < 1e-12, "P[Bin(100,.01)>=1]");
+        CHECK(fabs(binomial_upper_tail(20, 0.3, 3) - 0.96451689) < 1e-7, "P[Bin(20,.3)>=3] = %.10f",
+              binomial_upper_tail(20, 0.3, 3));
+        CHECK(binomial_upper_tail(5, 0.5, 0) == 1, "k=0");
+        CHECK(binomial_upper_tail(5, 0.5, 6) == 0, "k>n");
+        CHECK_EQ_U64(binomial_critical(0, 0.5, -40), 1);
+}
+
+static HealthResult feed_all(unsigned width, const uint64_t *v, size_t n) {
+        HealthParams p = HEALTH_PARAMS_DEFAULT;
+        HealthState s;
+        HealthResult r;
+
+        CHECK_EQ_INT(health_init(&s, &p, width), 0);
+        health_feed(&s, v, n);
+        health_finish(&s, &r);
+        return r;
+}
+
+static void test_checks_on_data(void) {
+        uint64_t v[4096], seed = 1;
+        HealthResult r;
+
+        /* Healthy data passes. */
+        for (size_t i = 0; i < 4096; i++)
+                v[i] = splitmix64(&seed);
+        r = feed_all(64, v, 4096);
+        CHECK(r.failed == 0, "healthy 64-bit failed 0x%x", r.failed);
+        CHECK_EQ_U64(r.samples, 4096);
+        CHECK_EQ_U64(r.apt_windows, 8);
+
+        /* Stuck at zero: caught by RCT at the cutoff, flagged stuck-zero. */
+        memset(v, 0, sizeof(v));
+        r = feed_all(16, v, 6);
+        CHECK(r.failed & HEALTH_STUCK_ZERO, "6 zeros not stuck-zero: 0x%x", r.failed);
+        CHECK(r.failed & HEALTH_RCT, "6 zeros not rct");
+        CHECK_EQ_U64(r.rct_failures, 1);
+        r = feed_all(16, v, 5); /* one below the RCT cutoff: RCT quiet */
+        CHECK(!(r.failed & HEALTH_RCT), "5 zeros tripped rct");
+
+        /* Stuck all-ones at 32 bits. */
+        for (size_t i = 0; i < 64; i++)
+                v[i] = UINT32_MAX;
+        r = feed_all(32, v, 64);
+        CHECK(r.failed & HEALTH_STUCK_ONES, "all-ones not flagged: 0x%x", r.failed);
+        CHECK(r.failed & HEALTH_ONES_RATE, "ones-rate not flagged");
+        CHECK_EQ_U64(r.all_ones, 64);
+
+        /* A stuck non-special value is RCT (and APT, repeats) but not stuck-zero/ones. */
+        for (size_t i = 0; i < 64; i++)
+                v[i] = 0x1234;
+        r = feed_all(16, v, 64);
+        CHECK(r.failed & HEALTH_RCT, "stuck 0x1234 not rct");
+        CHECK(r.failed & HEALTH_REPEAT_RATE, "stuck 0x1234 not repeat-rate");
+        CHECK(r.failed & HEALTH_APT, "stuck 0x1234 not apt");
+        CHECK(!(r.failed & (HEALTH_STUCK_ZERO | HEALTH_STUCK_ONES)), "0x1234 flagged zero/ones");
+        CHECK_EQ_U64(r.rct_failures, 1);
+        CHECK_EQ_U64(r.rct_longest_run, 64);
+
+        /* Alternating two values: no RCT, but APT sees the first value W/2 times. */
+        for (size_t i = 0; i < 512; i++)
+                v[i] = i & 1 ? 0x5555 : 0xaaaa;
+        r = feed_all(16, v, 512);
+        CHECK(!(r.failed & HEALTH_RCT), "alternating tripped rct");
+        CHECK(r.failed & HEALTH_APT, "alternating not apt");
+        CHECK_EQ_U64(r.apt_max_count, 256);
+        CHECK_EQ_U64(r.apt_failures, 1);
+
+        /* APT at its boundary (C = 19 at 16 bits): the first value of a window
+         * 19 times fails, 18 times passes. Other values are distinct. */
+        for (unsigned count = 18; count <= 19; count++) {
+                for (size_t i = 0; i < 512; i++)
+                        v[i] = i < count ? 0x4242 : 0x1000 + i;
+                /* Spread the repeats so that RCT does not see a run. */
+                for (size_t i = 1; i < count; i++) {
+                        uint64_t t = v[i];
+                        v[i] = v[i * 20];
+                        v[i * 20] = t;
+                }
+                r = feed_all(16, v, 512);
+                CHECK(!(r.failed & HEALTH_RCT), "apt boundary: rct 0x%x", r.failed);
+                CHECK_EQ_U64(r.apt_max_count, count);
+                CHECK_EQ_U64(r.apt_failures, count == 19 ? 1 : 0);
+        }
+
+        /* Zen5 pattern: ~10 % zeros at 16 bits. */
+        seed = 7;
+        for (size_t i = 0; i < 1024; i++)
+                v[i] = splitmix64_double(&seed) < 0.1 ? 0 : (splitmix64(&seed) & 0xffff) | 1;
+        r = feed_all(16, v, 1024);
+        CHECK(r.failed & HEALTH_ZERO_RATE, "10%% zeros not zero-rate (%" PRIu64 " zeros, cutoff %" PRIu64 ")",
+              r.zeros, r.zeros_cutoff);
+
+        /* Nothing delivered. */
+        r = feed_all(64, v, 0);
+        CHECK(r.failed == HEALTH_EMPTY, "empty: 0x%x", r.failed);
+
+        /* Merge keeps the strictest cutoffs and adds counts. */
+        HealthResult a = feed_all(64, v, 10), b = feed_all(64, v, 20), m = {};
+        health_result_merge(&m, &a);
+        health_result_merge(&m, &b);
+        CHECK_EQ_U64(m.samples, 30);
+        CHECK_EQ_U64(m.zeros, a.zeros + b.zeros);
+}
+
+/* Every stuck value is caught within 64 values, at every width. */
+static void test_stuck_power(void) {
+        static const uint64_t stuck[] = { 0, 1, 0xffff, 0x8000, UINT32_MAX, UINT64_MAX, 0x0123456789abcdef };
+        unsigned widths[] = { 16, 32, 64 };
+        uint64_t v[64];
+
+        for (size_t w = 0; w < 3; w++)
+                for (size_t s = 0; s < sizeof(stuck) / sizeof(stuck[0]); s++) {
+                        uint64_t m = widths[w] == 64 ? UINT64_MAX : (UINT64_C(1) << widths[w]) - 1;
+                        HealthResult r;
+
+                        for (size_t i = 0; i < 64; i++)
+                                v[i] = stuck[s] & m;
+                        r = feed_all(widths[w], v, 64);
+                        CHECK(r.failed & HEALTH_RCT, "width %u stuck at %#" PRIx64 " not caught", widths[w],
+                              stuck[s] & m);
+                }
+}
+
+/* The analytical per-probe false-alarm bound of a default probe on a uniform
+ * source, for up to CPU_SETSIZE CPUs, is below 1e-6. */
+static void test_false_alarm_bound(void) {
+        HealthParams p = HEALTH_PARAMS_DEFAULT;
+        ProbeLimits l = PROBE_LIMITS_DEFAULT;
+        double per_run = 0, total;
+        const unsigned cpus = 1024;
+
+        for (unsigned w = 16; w <= 64; w *= 2) {
+                double b = health_false_alarm_bound(&p, w, l.max_attempts);
+                CHECK(b > 0 && b < 1e-11, "width %u: per-stream bound %g", w, b);
+                per_run += b;
+        }
+        /* 2 instructions x (1 single + `cpus` contention streams) per width. */
+        total = 2 * (1 + cpus) * per_run;
+        printf("false-alarm bound per default probe (%u CPUs): %.3g\n", cpus, total);
+        CHECK(total < 1e-6, "bound %g >= 1e-6", total);
+        /* The bound grows with the number of values (sanity of the function). */
+        CHECK(health_false_alarm_bound(&p, 16, 1 << 20) > health_false_alarm_bound(&p, 16, 4096), "monotone");
+}
+
+/* A few thousand default probes' worth of uniform data: no alarm at all. */
+static void test_false_alarm_simulation(void) {
+        HealthParams p = HEALTH_PARAMS_DEFAULT;
+        static uint64_t v[4096];
+        uint64_t seed = 0x5eed, alarms = 0, streams = 0;
+
+        /* 2000 probes x 2 instructions x 3 widths, single-thread streams of 4096 values. */
+        for (unsigned probe = 0; probe < 2000; probe++)
+                for (unsigned w = 16; w <= 64; w *= 2)
+                        for (unsigned ins = 0; ins < 2; ins++) {
+                                uint64_t m = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+                                HealthState s;
+                                HealthResult r;
+
+                                for (size_t i = 0; i < 4096; i++)
+                                        v[i] = splitmix64(&seed) & m;
+                                health_init(&s, &p, w);
+                                health_feed(&s, v, 4096);
+                                health_finish(&s, &r);
+                                alarms += r.failed != 0;
+                                streams++;
+                        }
+        printf("false-alarm simulation: %" PRIu64 " streams of 4096 uniform values, %" PRIu64 " alarms\n",
+               streams, alarms);
+        CHECK_EQ_U64(alarms, 0);
+}
+
+int main(void) {
+        test_cutoffs_nist_table();
+        test_cutoffs_default();
+        test_binomial_tail();
+        test_checks_on_data();
+        test_stuck_power();
+        test_false_alarm_bound();
+        test_false_alarm_simulation();
+        return test_result("test-health");
+}

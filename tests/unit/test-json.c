@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* JSON and table output of a report built from scripted sources: schema,
+ * counts that add up, and no drawn value ever appears in the output. */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "probe-json.h"
+#include "probe-table.h"
+#include "scripted-source.h"
+#include "test-util.h"
+
+typedef struct Hook {
+        Script scripts[2][3];
+} Hook;
+
+static const RngSource *hook_source(RngInstruction i, unsigned width, unsigned thread, void *userdata) {
+        Hook *h = userdata;
+        return &h->scripts[i][rng_width_index(width)].source;
+}
+
+static struct json_object *get(struct json_object *o, const char *key) {
+        struct json_object *v = NULL;
+
+        CHECK(json_object_object_get_ex(o, key, &v), "missing key %s", key);
+        return v;
+}
+
+/* The values the scripted sources drew, replayed, must not occur in the text. */
+static void check_no_values(const char *text, uint64_t seed, unsigned n) {
+        for (unsigned i = 0; i < n; i++) {
+                uint64_t v = splitmix64(&seed);
+                char dec[32], hex[32];
+
+                snprintf(dec, sizeof(dec), "%" PRIu64, v);
+                snprintf(hex, sizeof(hex), "%" PRIx64, v);
+                CHECK(!strstr(text, dec) && !strstr(text, hex), "value %u leaked into the output", i);
+        }
+}
+
+int main(void) {
+        _cleanup_json_ struct json_object *j = NULL, *parsed = NULL;
+        const bool cpuid[2] = { true, false };
+        struct json_object *instrs, *rd, *runs, *run, *hist;
+        char *table = NULL;
+        size_t table_len = 0;
+        FILE *f;
+        ProbeParams p;
+        ProbeReport rep;
+        Hook h = {};
+
+        for (int w = 0; w < 3; w++) {
+                script_init(&h.scripts[0][w], SCRIPT_HEALTHY, rng_widths[w], 0, 0, 0, 77);
+                script_init(&h.scripts[1][w], SCRIPT_HEALTHY, rng_widths[w], 0, 0, 0, 78);
+        }
+        /* Bursts at 64 bits so that histogram and verdict are non-trivial. */
+        script_init(&h.scripts[0][2], SCRIPT_BURSTS, 64, 0, 12, 20, 77);
+
+        probe_params_default(&p);
+        p.threads = 1;
+        p.limits = (ProbeLimits) { .budget_usec = 0, .max_attempts = 1024, .min_attempts = 0 };
+        p.source = hook_source;
+        p.source_userdata = &h;
+        p.cpuid = cpuid;
+        CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
+        CHECK_EQ_INT(rep.verdict, VERDICT_EXHAUSTED);
+
+        CHECK_EQ_INT(probe_report_to_json(&rep, &j), 0);
+        const char *text = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
+        parsed = json_tokener_parse(text);
+        CHECK(parsed != NULL, "output does not parse");
+        if (!parsed)
+                return test_result("test-json");
+
+        CHECK(strcmp(json_object_get_string(get(parsed, "schema")), "rng-health.probe/1") == 0, "schema");
+        CHECK(strcmp(json_object_get_string(get(parsed, "verdict")), "exhausted") == 0, "verdict");
+        CHECK_EQ_INT(json_object_get_int(get(parsed, "exit_code")), 3);
+        instrs = get(parsed, "instructions");
+        CHECK_EQ_INT(json_object_array_length(instrs), 2);
+
+        rd = json_object_array_get_idx(instrs, 0);
+        CHECK(strcmp(json_object_get_string(get(rd, "name")), "rdrand") == 0, "name");
+        CHECK(json_object_get_boolean(get(rd, "executed")), "executed");
+        CHECK(strcmp(json_object_get_string(get(get(rd, "kernel"), "state")), "unknown") == 0, "kernel state");
+        runs = get(rd, "runs");
+        CHECK_EQ_INT(json_object_array_length(runs), 3);
+        for (size_t i = 0; i < json_object_array_length(runs); i++) {
+                int64_t sum = 0;
+
+                run = json_object_array_get_idx(runs, i);
+                CHECK(json_object_is_type(get(run, "attempts"), json_type_int), "attempts is an integer");
+                CHECK(json_object_is_type(get(run, "failure_rate"), json_type_double), "failure_rate is a double");
+                CHECK_EQ_INT(json_object_get_int64(get(run, "attempts")),
+                             json_object_get_int64(get(run, "failures")) + json_object_get_int64(get(run, "delivered")));
+                hist = get(run, "tries_histogram");
+                CHECK_EQ_INT(json_object_array_length(hist), PROBE_HIST_BUCKETS);
+                for (size_t b = 0; b < json_object_array_length(hist); b++)
+                        sum += json_object_get_int64(get(json_object_array_get_idx(hist, b), "values"));
+                CHECK_EQ_INT(sum, json_object_get_int64(get(run, "delivered")));
+        }
+        run = json_object_array_get_idx(runs, 2);
+        CHECK(strcmp(json_object_get_string(get(run, "verdict")), "exhausted") == 0, "64-bit run verdict");
+        CHECK_EQ_INT(json_object_get_int64(get(run, "longest_failure_streak")), 12);
+
+        /* RDSEED: unsupported, never executed, no runs. */
+        rd = json_object_array_get_idx(instrs, 1);
+        CHECK(!json_object_get_boolean(get(rd, "cpuid")), "rdseed cpuid");
+        CHECK(!json_object_get_boolean(get(rd, "executed")), "rdseed executed");
+        CHECK(strcmp(json_object_get_string(get(rd, "verdict")), "unsupported") == 0, "rdseed verdict");
+        CHECK_EQ_INT(json_object_array_length(get(rd, "runs")), 0);
+
+        /* Table: verdicts first, aligned rows, no values. */
+        f = open_memstream(&table, &table_len);
+        CHECK(f != NULL, "open_memstream");
+        if (f) {
+                probe_report_print_table(&rep, f);
+                fclose(f);
+                CHECK(strncmp(table, "Verdict: exhausted", 18) == 0, "table starts with the verdict: %.40s", table);
+                CHECK(strstr(table, "\nexhausted    RDRAND") != NULL, "instruction row");
+                CHECK(strstr(table, "\nunsupported  RDSEED") != NULL, "unsupported row");
+                check_no_values(table, 77, 3 * 1024);
+                free(table);
+        }
+        check_no_values(text, 77, 3 * 1024);
+
+        /* format_si */
+        char b[16];
+        CHECK(strcmp(format_si(25400000, b, sizeof(b)), "25.4M") == 0, "25.4M: %s", b);
+        CHECK(strcmp(format_si(999, b, sizeof(b)), "999") == 0, "999: %s", b);
+        CHECK(strcmp(format_si(1000, b, sizeof(b)), "1.00k") == 0, "1.00k: %s", b);
+
+        return test_result("test-json");
+}

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* /proc/cpuinfo, /proc/cmdline and kernel log parsers, including bad and odd input. */
+
+#include <string.h>
+
+#include "kernel-state.h"
+#include "macro.h"
+#include "test-util.h"
+
+#define S(x) x, sizeof(x) - 1
+
+static void test_reason_match(void) {
+        const KernelReason *m;
+        char *big;
+
+        m = kernel_reason_match(S("6,1234,567890,-;x86/cpu: RDSEED32 is broken. Disabling the corresponding CPUID bit.\n"));
+        CHECK(m && m->instruction == RNG_RDSEED && strcmp(m->id, "zen5-rdseed32") == 0, "zen5");
+        m = kernel_reason_match(S("4,1,2,-;RDRAND is not reliable on this platform; disabling.\n"));
+        CHECK(m && m->instruction == RNG_RDRAND && strcmp(m->id, "self-test") == 0, "self-test");
+        m = kernel_reason_match(S("4,1,2,-;RDSEED is not reliable on this platform; disabling.\n"));
+        CHECK(m && m->instruction == RNG_RDSEED && strcmp(m->id, "amd-unreliable") == 0, "amd-unreliable");
+        m = kernel_reason_match(S("4,1,2,-;x86/cpu: BIOS may not properly restore RDRAND after suspend, hiding RDRAND via CPUID. Use rdrand=force to reenable.\n"));
+        CHECK(m && m->instruction == RNG_RDRAND && strcmp(m->id, "amd-suspend") == 0, "amd-suspend");
+
+        /* No newline at the end: still a match. */
+        m = kernel_reason_match(S("RDSEED32 is broken. Disabling the corresponding CPUID bit."));
+        CHECK(m && m->instruction == RNG_RDSEED, "no newline");
+        /* Truncated: no match. */
+        CHECK(!kernel_reason_match(S("6,1,2,-;RDSEED32 is broken. Disabling the corr")), "truncated matched");
+        /* Length shorter than the string: the matcher must not read past len. */
+        CHECK(!kernel_reason_match("RDRAND is not reliable on this platform; disabling.", 20), "len ignored");
+        /* Case and near-misses. */
+        CHECK(!kernel_reason_match(S("rdseed32 is broken. disabling the corresponding cpuid bit.")), "case");
+        CHECK(!kernel_reason_match(S("RDRAND is reliable on this platform")), "near miss");
+        /* Empty, NULL, unrelated. */
+        CHECK(!kernel_reason_match(S("")), "empty");
+        CHECK(!kernel_reason_match(NULL, 10), "NULL");
+        CHECK(!kernel_reason_match(S("6,1,2,-;random: crng init done\n")), "unrelated");
+        /* Non-UTF-8 bytes and NULs around the message. */
+        m = kernel_reason_match(S("\xff\xfe\x00\xc3(;RDRAND is not reliable on this platform; disabling.\x80\x00"));
+        CHECK(m && m->instruction == RNG_RDRAND, "non-UTF-8");
+        /* A huge record with the message at the very end. */
+        big = malloc(1 << 20);
+        CHECK(big != NULL, "malloc");
+        if (big) {
+                const char *msg = "RDSEED is not reliable on this platform; disabling.";
+                memset(big, 'x', 1 << 20);
+                memcpy(big + (1 << 20) - strlen(msg), msg, strlen(msg));
+                m = kernel_reason_match(big, 1 << 20);
+                CHECK(m && m->instruction == RNG_RDSEED, "huge record");
+                CHECK(!kernel_reason_match(big, (1 << 20) - 1), "huge record cut by one");
+                free(big);
+        }
+}
+
+static void test_cpuinfo(void) {
+        bool f[2];
+
+        CHECK_EQ_INT(kernel_cpuinfo_parse(S("processor\t: 0\nflags\t\t: fpu rdrand sse rdseed adx\n\n"
+                                            "processor\t: 1\nflags\t\t: fpu rdrand sse rdseed adx\n"), f), 0);
+        CHECK(f[RNG_RDRAND] && f[RNG_RDSEED], "both present");
+
+        /* One CPU lacks rdseed: not enabled for the machine. */
+        CHECK_EQ_INT(kernel_cpuinfo_parse(S("flags\t: rdrand rdseed\nflags\t: rdrand\n"), f), 0);
+        CHECK(f[RNG_RDRAND] && !f[RNG_RDSEED], "heterogeneous");
+
+        /* The Zen5 case: rdseed cleared. Last line without newline. */
+        CHECK_EQ_INT(kernel_cpuinfo_parse(S("flags : fpu rdrand"), f), 0);
+        CHECK(f[RNG_RDRAND] && !f[RNG_RDSEED], "no newline");
+
+        /* Prefixes, suffixes and look-alikes do not count. */
+        CHECK_EQ_INT(kernel_cpuinfo_parse(S("flags\t: nordrand rdrand_x xrdseed rdseed1\n"), f), 0);
+        CHECK(!f[RNG_RDRAND] && !f[RNG_RDSEED], "look-alikes");
+        /* "vmx flags" (a different line) and "flagsx" are not the flags line. */
+        CHECK(kernel_cpuinfo_parse(S("vmx flags\t: rdrand\nflagsx : rdrand\n"), f) == -EBADMSG, "not a flags line");
+
+        /* No flags line at all, no colon, empty, NULL. */
+        CHECK(kernel_cpuinfo_parse(S("processor : 0\nmodel name : x\n"), f) == -EBADMSG, "no flags");
+        CHECK(kernel_cpuinfo_parse(S("flags rdrand rdseed\n"), f) == -EBADMSG, "no colon");
+        CHECK(kernel_cpuinfo_parse(S(""), f) == -EBADMSG, "empty");
+        CHECK(kernel_cpuinfo_parse(NULL, 0, f) == -EINVAL, "NULL");
+
+        /* Truncated in the middle of a word. */
+        CHECK_EQ_INT(kernel_cpuinfo_parse(S("flags : rdrand rdse"), f), 0);
+        CHECK(f[RNG_RDRAND] && !f[RNG_RDSEED], "truncated word");
+
+        /* Non-UTF-8 and NUL bytes between words. */
+        CHECK_EQ_INT(kernel_cpuinfo_parse(S("flags : \xff\xfe rdrand \x80 rdseed\n"), f), 0);
+        CHECK(f[RNG_RDRAND] && f[RNG_RDSEED], "non-UTF-8");
+}
+
+static void test_cmdline(void) {
+        CHECK(kernel_cmdline_has_word(S("quiet nordrand\n"), "nordrand"), "plain");
+        CHECK(kernel_cmdline_has_word(S("nordrand"), "nordrand"), "alone");
+        CHECK(!kernel_cmdline_has_word(S("nordrand=1 xnordrand nordrandx\n"), "nordrand"), "look-alikes");
+        CHECK(!kernel_cmdline_has_word(S("quiet -- nordrand\n"), "nordrand"), "after --");
+        CHECK(!kernel_cmdline_has_word(S(""), "nordrand"), "empty");
+        CHECK(!kernel_cmdline_has_word(NULL, 0, "nordrand"), "NULL");
+        CHECK(kernel_cmdline_has_word(S("a\tnordrand\0b"), "nordrand"), "tab and NUL");
+}
+
+static void test_build(void) {
+        const bool cpuid_both[2] = { true, true }, cpuid_rdrand[2] = { true, false };
+        const bool flags_both[2] = { true, true }, flags_rdrand[2] = { true, false }, flags_none[2] = {};
+        const KernelReason *none[2] = {}, *zen5[2] = {};
+        KernelState k;
+
+        zen5[RNG_RDSEED] = kernel_reason_match(S("RDSEED32 is broken. Disabling the corresponding CPUID bit."));
+
+        kernel_state_build(&k, cpuid_both, true, flags_both, false, true, none);
+        CHECK(k.instr[0].state == KERNEL_STATE_ENABLED && k.instr[1].state == KERNEL_STATE_ENABLED, "enabled");
+        CHECK(k.instr[0].reason == NULL, "enabled has no reason");
+
+        kernel_state_build(&k, cpuid_both, true, flags_rdrand, false, true, zen5);
+        CHECK(k.instr[1].state == KERNEL_STATE_DISABLED && strcmp(k.instr[1].reason_id, "zen5-rdseed32") == 0,
+              "zen5 disabled");
+
+        kernel_state_build(&k, cpuid_both, true, flags_rdrand, false, false, none);
+        CHECK(strcmp(k.instr[1].reason, "unknown (kernel log not readable)") == 0, "kmsg unreadable: %s",
+              k.instr[1].reason);
+
+        kernel_state_build(&k, cpuid_both, true, flags_rdrand, false, true, none);
+        CHECK(strcmp(k.instr[1].reason, "unknown (no reason in kernel log)") == 0, "no reason");
+
+        kernel_state_build(&k, cpuid_both, true, flags_none, true, true, none);
+        CHECK(strcmp(k.instr[0].reason_id, "nordrand") == 0, "nordrand");
+
+        kernel_state_build(&k, cpuid_rdrand, true, flags_rdrand, false, true, none);
+        CHECK(k.instr[1].state == KERNEL_STATE_ABSENT, "absent");
+
+        kernel_state_build(&k, cpuid_both, false, flags_none, false, true, none);
+        CHECK(k.instr[0].state == KERNEL_STATE_UNKNOWN && k.instr[1].state == KERNEL_STATE_UNKNOWN, "unknown");
+}
+
+static void test_read_real(void) {
+        bool cpuid[2] = { rng_cpuid_supported(RNG_RDRAND), rng_cpuid_supported(RNG_RDSEED) };
+        KernelState k;
+
+        /* Whatever the machine, reading never fails and gives a state. */
+        CHECK_EQ_INT(kernel_state_read(cpuid, &k), 0);
+        for (int i = 0; i < 2; i++) {
+                CHECK(kernel_state_kind_to_string(k.instr[i].state) != NULL, "state");
+                CHECK((k.instr[i].state == KERNEL_STATE_ENABLED) == (k.instr[i].reason == NULL), "reason iff not enabled");
+        }
+}
+
+int main(void) {
+        test_reason_match();
+        test_cpuinfo();
+        test_cmdline();
+        test_build();
+        test_read_real();
+        return test_result("test-kernel-state");
+}

@@ -1,0 +1,388 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* The probe engine against scripted sources: exact counters, histogram,
+ * streak and verdict; contention runs; CPUID gating; power of the default
+ * budget. */
+
+#include <math.h>
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+
+#include "probe.h"
+#include "scripted-source.h"
+#include "test-util.h"
+
+static const HealthParams hp = HEALTH_PARAMS_DEFAULT;
+static const VerdictParams vp = VERDICT_PARAMS_DEFAULT;
+
+/* Deterministic limits: no time budget, a fixed number of tries. */
+static ProbeLimits count_limits(uint64_t n) {
+        return (ProbeLimits) { .budget_usec = 0, .max_attempts = n, .min_attempts = 0 };
+}
+
+static uint64_t hist_sum(const ProbeRun *r) {
+        uint64_t s = 0;
+
+        for (unsigned b = 0; b < PROBE_HIST_BUCKETS; b++)
+                s += r->hist[b];
+        return s;
+}
+
+static void check_invariants(const ProbeRun *r, const char *what) {
+        CHECK(r->attempts == r->failures + r->delivered, "%s: attempts != failures + delivered", what);
+        CHECK(hist_sum(r) == r->delivered, "%s: histogram sums to %" PRIu64 ", delivered %" PRIu64, what,
+              hist_sum(r), r->delivered);
+        CHECK(r->health.samples == r->delivered, "%s: health saw %" PRIu64 " values", what, r->health.samples);
+        CHECK(r->failure_ci_low <= r->failure_rate && r->failure_rate <= r->failure_ci_high, "%s: CI", what);
+        CHECK(r->longest_failure_streak <= r->failures, "%s: streak > failures", what);
+}
+
+static void test_histogram_buckets(void) {
+        CHECK_EQ_INT(probe_hist_bucket(1), 0);
+        CHECK_EQ_INT(probe_hist_bucket(10), 9);
+        CHECK_EQ_INT(probe_hist_bucket(11), 10);
+        CHECK_EQ_INT(probe_hist_bucket(16), 10);
+        CHECK_EQ_INT(probe_hist_bucket(17), 11);
+        CHECK_EQ_INT(probe_hist_bucket(256), 14);
+        CHECK_EQ_INT(probe_hist_bucket(257), 15);
+        CHECK_EQ_INT(probe_hist_bucket(UINT64_MAX), 15);
+        CHECK_EQ_U64(probe_hist_max(10), 16);
+        CHECK_EQ_U64(probe_hist_max(15), UINT64_MAX);
+        for (unsigned b = 0; b < PROBE_HIST_BUCKETS; b++) {
+                CHECK_EQ_INT(probe_hist_bucket(probe_hist_min[b]), b);
+                if (b + 1 < PROBE_HIST_BUCKETS)
+                        CHECK_EQ_INT(probe_hist_bucket(probe_hist_max(b)), b);
+        }
+}
+
+static void test_wilson(void) {
+        double lo, hi;
+
+        /* Reference values (Wilson score, z = 1.959964). */
+        probe_wilson(0, 4096, 1.959964, &lo, &hi);
+        CHECK(lo == 0 && fabs(hi - 0.000937) < 2e-6, "0/4096: [%g, %g]", lo, hi);
+        probe_wilson(30, 100, 1.959964, &lo, &hi);
+        CHECK(fabs(lo - 0.2189) < 1e-4 && fabs(hi - 0.3958) < 1e-4, "30/100: [%g, %g]", lo, hi);
+        probe_wilson(100, 100, 1.959964, &lo, &hi);
+        CHECK(hi == 1 && fabs(lo - 0.9630) < 1e-4, "100/100: [%g, %g]", lo, hi);
+        probe_wilson(0, 0, 1.959964, &lo, &hi);
+        CHECK(lo == 0 && hi == 1, "0/0");
+}
+
+static void test_healthy(void) {
+        ProbeLimits l = count_limits(4096);
+        Script s;
+        ProbeRun r;
+
+        for (unsigned w = 16; w <= 64; w *= 2) {
+                script_init(&s, SCRIPT_HEALTHY, w, 0, 0, 0, 42 + w);
+                CHECK_EQ_INT(probe_run_single(&s.source, &l, &hp, &vp, &r), 0);
+                check_invariants(&r, "healthy");
+                CHECK_EQ_U64(r.attempts, 4096);
+                CHECK_EQ_U64(r.failures, 0);
+                CHECK_EQ_U64(r.hist[0], 4096);
+                CHECK_EQ_U64(r.longest_failure_streak, 0);
+                CHECK_EQ_U64(r.kernel_loop_failures, 0);
+                CHECK(r.health.failed == 0, "width %u healthy failed 0x%x", w, r.health.failed);
+                CHECK_EQ_INT(r.verdict, VERDICT_OK);
+                CHECK_EQ_U64(r.latency_samples, 4096 / 64);
+                CHECK(r.latency_median <= r.latency_p99, "latency order");
+                CHECK(r.values_per_sec > 0 && r.bytes_per_sec == r.values_per_sec * w / 8, "rates");
+        }
+}
+
+static void test_always_fail(void) {
+        ProbeLimits l = count_limits(4096);
+        Script s;
+        ProbeRun r;
+
+        script_init(&s, SCRIPT_ALWAYS_FAIL, 64, 0, 0, 0, 1);
+        CHECK_EQ_INT(probe_run_single(&s.source, &l, &hp, &vp, &r), 0);
+        check_invariants(&r, "always-fail");
+        CHECK_EQ_U64(r.failures, 4096);
+        CHECK_EQ_U64(r.delivered, 0);
+        CHECK_EQ_U64(r.longest_failure_streak, 4096);
+        CHECK_EQ_U64(r.trailing_failures, 4096);
+        CHECK_EQ_U64(r.kernel_loop_failures, 409);
+        CHECK_EQ_U64(r.values_over_retries, 0);
+        CHECK(r.failure_rate == 1 && r.failure_ci_high == 1, "rate");
+        CHECK(r.health.failed == HEALTH_EMPTY, "failed 0x%x", r.health.failed);
+        CHECK_EQ_INT(r.verdict, VERDICT_BROKEN);
+}
+
+static void test_bursts(void) {
+        ProbeLimits l = count_limits(4096);
+        Script s;
+        ProbeRun r;
+
+        /* 12 failures then 20 values, 128 times. */
+        script_init(&s, SCRIPT_BURSTS, 32, 0, 12, 20, 3);
+        CHECK_EQ_INT(probe_run_single(&s.source, &l, &hp, &vp, &r), 0);
+        check_invariants(&r, "bursts");
+        CHECK_EQ_U64(r.failures, 128 * 12);
+        CHECK_EQ_U64(r.delivered, 128 * 20);
+        CHECK_EQ_U64(r.longest_failure_streak, 12);
+        CHECK_EQ_U64(r.hist[probe_hist_bucket(13)], 128); /* 12 failures + 1 */
+        CHECK_EQ_U64(r.hist[0], 128 * 19);
+        CHECK_EQ_U64(r.values_over_retries, 128);
+        CHECK_EQ_U64(r.kernel_loop_failures, 128);
+        CHECK_EQ_U64(r.trailing_failures, 0);
+        CHECK_EQ_INT(r.verdict, VERDICT_EXHAUSTED);
+
+        /* Bursts of 9: every value within 10 tries -> degraded, not exhausted. */
+        script_init(&s, SCRIPT_BURSTS, 32, 0, 9, 23, 3);
+        CHECK_EQ_INT(probe_run_single(&s.source, &l, &hp, &vp, &r), 0);
+        CHECK_EQ_U64(r.hist[9], 128);
+        CHECK_EQ_U64(r.kernel_loop_failures, 0);
+        CHECK_EQ_INT(r.verdict, VERDICT_DEGRADED);
+
+        /* Exactly 10 failures before a value: the 11th try is one too many. */
+        script_init(&s, SCRIPT_BURSTS, 32, 0, 10, 22, 3);
+        CHECK_EQ_INT(probe_run_single(&s.source, &l, &hp, &vp, &r), 0);
+        CHECK_EQ_U64(r.hist[probe_hist_bucket(11)], 128);
+        CHECK_EQ_U64(r.kernel_loop_failures, 128);
+        CHECK_EQ_INT(r.verdict, VERDICT_EXHAUSTED);
+}
+
+/* 30 % random failures: counters against an independent replay. */
+static void test_random_fail(void) {
+        ProbeLimits l = count_limits(4096);
+        uint64_t seed = 99, fails = 0, streak = 0, longest = 0, loop = 0, hist[PROBE_HIST_BUCKETS] = {};
+        Script s;
+        ProbeRun r;
+
+        for (unsigned i = 0; i < 4096; i++) {
+                bool ok = splitmix64_double(&seed) >= 0.3;
+
+                (void) splitmix64(&seed);
+                if (ok) {
+                        hist[probe_hist_bucket(streak + 1)]++;
+                        loop += streak / 10;
+                        streak = 0;
+                } else {
+                        fails++;
+                        streak++;
+                        longest = streak > longest ? streak : longest;
+                }
+        }
+        loop += streak / 10;
+
+        script_init(&s, SCRIPT_RANDOM_FAIL, 64, 0.3, 0, 0, 99);
+        CHECK_EQ_INT(probe_run_single(&s.source, &l, &hp, &vp, &r), 0);
+        check_invariants(&r, "random-30");
+        CHECK_EQ_U64(r.failures, fails);
+        CHECK_EQ_U64(r.longest_failure_streak, longest);
+        CHECK_EQ_U64(r.kernel_loop_failures, loop);
+        for (unsigned b = 0; b < PROBE_HIST_BUCKETS; b++)
+                CHECK(r.hist[b] == hist[b], "bucket %u: %" PRIu64 " != %" PRIu64, b, r.hist[b], hist[b]);
+        CHECK(r.failure_ci_low < 0.3 && 0.3 < r.failure_ci_high, "CI [%g, %g] misses 0.3", r.failure_ci_low,
+              r.failure_ci_high);
+        CHECK_EQ_INT(r.verdict, loop > 0 ? VERDICT_EXHAUSTED : VERDICT_DEGRADED);
+        CHECK(r.health.failed == 0, "random-30 output checks failed 0x%x", r.health.failed);
+}
+
+static void test_stuck_and_patterns(void) {
+        ProbeLimits l = count_limits(64);
+        Script s;
+        ProbeRun r;
+
+        /* Stuck at 0: broken within 64 values, at every width. */
+        for (unsigned w = 16; w <= 64; w *= 2) {
+                script_init(&s, SCRIPT_STUCK, w, 0, 0, 0, 1);
+                CHECK_EQ_INT(probe_run_single(&s.source, &l, &hp, &vp, &r), 0);
+                CHECK_EQ_U64(r.delivered, 64);
+                CHECK(r.health.failed & HEALTH_STUCK_ZERO, "width %u: 0x%x", w, r.health.failed);
+                CHECK_EQ_INT(r.verdict, VERDICT_BROKEN);
+        }
+
+        /* All ones after 1000 values (AMD 15h/16h after resume). */
+        l = count_limits(1064);
+        script_init(&s, SCRIPT_ONES_AFTER, 64, 0, 1000, 0, 5);
+        CHECK_EQ_INT(probe_run_single(&s.source, &l, &hp, &vp, &r), 0);
+        CHECK(r.health.failed & HEALTH_STUCK_ONES, "ones-after: 0x%x", r.health.failed);
+        CHECK(r.health.failed & HEALTH_ONES_RATE, "ones-after: no ones-rate");
+        CHECK_EQ_U64(r.health.all_ones, 64);
+        CHECK_EQ_INT(r.verdict, VERDICT_BROKEN);
+
+        /* Zero with CF=1 at 10 % (Zen5 RDSEED16/32). */
+        l = count_limits(4096);
+        for (unsigned w = 16; w <= 32; w *= 2) {
+                script_init(&s, SCRIPT_ZERO_RATE, w, 0.1, 0, 0, 11);
+                CHECK_EQ_INT(probe_run_single(&s.source, &l, &hp, &vp, &r), 0);
+                CHECK_EQ_U64(r.failures, 0);
+                CHECK(r.health.failed & HEALTH_ZERO_RATE, "zen5 width %u: 0x%x", w, r.health.failed);
+                CHECK(r.health.zeros > 300 && r.health.zeros < 520, "zeros %" PRIu64, r.health.zeros);
+                CHECK_EQ_INT(r.verdict, VERDICT_BROKEN);
+        }
+}
+
+static void test_limits(void) {
+        ProbeLimits l = { .budget_usec = 1, .max_attempts = 0, .min_attempts = 1000 };
+        struct timespec a, b;
+        Script s;
+        ProbeRun r;
+
+        /* The minimum is taken even when the time budget is spent at once. */
+        script_init(&s, SCRIPT_HEALTHY, 64, 0, 0, 0, 1);
+        CHECK_EQ_INT(probe_run_single(&s.source, &l, &hp, &vp, &r), 0);
+        CHECK(r.attempts >= 1000 && r.attempts < 1000 + 64, "attempts %" PRIu64, r.attempts);
+
+        /* A time budget alone stops the run near it. */
+        l = (ProbeLimits) { .budget_usec = 20000, .max_attempts = 0, .min_attempts = 0 };
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        CHECK_EQ_INT(probe_run_single(&s.source, &l, &hp, &vp, &r), 0);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        double ms = (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6;
+        CHECK(ms >= 20 && ms < 1000, "20 ms budget took %.1f ms", ms);
+        CHECK(r.attempts > 0, "no attempts");
+        check_invariants(&r, "budget");
+
+        /* max_attempts is never exceeded. */
+        l = (ProbeLimits) { .budget_usec = 1000000, .max_attempts = 100, .min_attempts = 1024 };
+        CHECK_EQ_INT(probe_run_single(&s.source, &l, &hp, &vp, &r), 0);
+        CHECK_EQ_U64(r.attempts, 100);
+}
+
+static void test_contention(void) {
+        ProbeLimits l = count_limits(4096);
+        Script s[4];
+        const RngSource *srcs[4];
+        int cpus[4];
+        cpu_set_t allowed;
+        unsigned n = 0;
+        ProbeRun r;
+
+        /* Unpinned: 3 healthy streams and one bursty one. */
+        for (unsigned i = 0; i < 4; i++) {
+                if (i == 3)
+                        script_init(&s[i], SCRIPT_BURSTS, 64, 0, 12, 20, i);
+                else
+                        script_init(&s[i], SCRIPT_HEALTHY, 64, 0, 0, 0, 100 + i);
+                srcs[i] = &s[i].source;
+        }
+        CHECK_EQ_INT(probe_run_contention(srcs, NULL, 4, &l, &hp, &vp, &r), 0);
+        check_invariants(&r, "contention");
+        CHECK_EQ_INT(r.mode, PROBE_CONTENTION);
+        CHECK_EQ_U64(r.threads, 4);
+        CHECK_EQ_U64(r.attempts, 4 * 4096);
+        CHECK_EQ_U64(r.failures, 128 * 12);
+        CHECK_EQ_U64(r.longest_failure_streak, 12);
+        CHECK_EQ_U64(r.kernel_loop_failures, 128);
+        CHECK_EQ_INT(r.verdict, VERDICT_EXHAUSTED);
+        CHECK(r.health.failed == 0, "contention health 0x%x", r.health.failed);
+
+        /* Pinned to the CPUs we may use. */
+        CHECK(sched_getaffinity(0, sizeof(allowed), &allowed) == 0, "sched_getaffinity");
+        for (int c = 0; c < CPU_SETSIZE && n < 4; c++)
+                if (CPU_ISSET(c, &allowed))
+                        cpus[n++] = c;
+        for (unsigned i = 0; i < n; i++) {
+                script_init(&s[i], SCRIPT_HEALTHY, 32, 0, 0, 0, 200 + i);
+                srcs[i] = &s[i].source;
+        }
+        CHECK_EQ_INT(probe_run_contention(srcs, cpus, n, &l, &hp, &vp, &r), 0);
+        CHECK_EQ_U64(r.attempts, n * 4096);
+        CHECK_EQ_INT(r.verdict, VERDICT_OK);
+}
+
+/* probe_run_all with the source hook: CPUID gating and instruction verdicts. */
+typedef struct Hook {
+        Script scripts[2][3];
+        unsigned calls[2];
+} Hook;
+
+static const RngSource *hook_source(RngInstruction i, unsigned width, unsigned thread, void *userdata) {
+        Hook *h = userdata;
+        int w = rng_width_index(width);
+
+        h->calls[i]++;
+        return &h->scripts[i][w].source;
+}
+
+static void test_run_all(void) {
+        const bool cpuid[2] = { true, false };
+        ProbeParams p;
+        ProbeReport rep;
+        Hook h = {};
+
+        for (int w = 0; w < 3; w++) {
+                script_init(&h.scripts[0][w], w == 1 ? SCRIPT_BURSTS : SCRIPT_HEALTHY, rng_widths[w], 0, 3, 5, w);
+                script_init(&h.scripts[1][w], SCRIPT_ALWAYS_FAIL, rng_widths[w], 0, 0, 0, w);
+        }
+        probe_params_default(&p);
+        p.threads = 1;
+        p.limits = count_limits(2048);
+        p.source = hook_source;
+        p.source_userdata = &h;
+        p.cpuid = cpuid;
+
+        CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
+        CHECK(!rep.cpus.contention, "contention with --threads 1");
+        CHECK_EQ_U64(rep.instr[0].n_runs, 3);
+        CHECK_EQ_INT(rep.instr[0].verdict, VERDICT_DEGRADED);
+        /* CPUID lacks RDSEED: never asked for, never drawn from. */
+        CHECK_EQ_U64(h.calls[1], 0);
+        CHECK_EQ_U64(h.scripts[1][0].tries + h.scripts[1][1].tries + h.scripts[1][2].tries, 0);
+        CHECK_EQ_U64(rep.instr[1].n_runs, 0);
+        CHECK_EQ_INT(rep.instr[1].verdict, VERDICT_UNSUPPORTED);
+        CHECK_EQ_INT(rep.verdict, VERDICT_DEGRADED);
+
+        /* Select one width and instruction. */
+        p.instructions = 1u << RNG_RDRAND;
+        p.widths = 1u << 2;
+        CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
+        CHECK_EQ_U64(rep.instr[0].n_runs, 1);
+        CHECK_EQ_U64(rep.instr[0].runs[0].width, 64);
+        CHECK(!rep.instr[1].selected, "rdseed selected");
+
+        /* Invalid selections are refused. */
+        p.widths = 0;
+        CHECK(probe_run_all(&p, NULL, &rep) == -EINVAL, "empty width mask accepted");
+        p.widths = 1u << 3;
+        CHECK(probe_run_all(&p, NULL, &rep) == -EINVAL, "bad width mask accepted");
+
+        /* More threads than CPUs. */
+        p.widths = 1;
+        p.threads = CPU_SETSIZE;
+        CHECK(probe_run_all(&p, NULL, &rep) == -E2BIG, "too many threads accepted");
+}
+
+/* Power: a source failing 1 % of tries is degraded with >= 99.9 % probability
+ * in one run of the minimum number of tries the default budget guarantees. */
+static void test_power(void) {
+        ProbeLimits def = PROBE_LIMITS_DEFAULT;
+        ProbeLimits l = { .budget_usec = 1, .max_attempts = def.max_attempts, .min_attempts = def.min_attempts };
+        unsigned degraded = 0;
+        double p_miss = pow(0.99, (double) def.min_attempts);
+
+        printf("power: P[no failure in %" PRIu64 " tries at 1 %%] = %.3g\n", def.min_attempts, p_miss);
+        CHECK(1 - p_miss >= 0.999, "exact power %g < 0.999", 1 - p_miss);
+
+        for (unsigned i = 0; i < 1000; i++) {
+                Script s;
+                ProbeRun r;
+
+                script_init(&s, SCRIPT_RANDOM_FAIL, 64, 0.01, 0, 0, 1000 + i);
+                CHECK_EQ_INT(probe_run_single(&s.source, &l, &hp, &vp, &r), 0);
+                CHECK(r.attempts >= def.min_attempts, "attempts %" PRIu64, r.attempts);
+                degraded += r.verdict == VERDICT_DEGRADED;
+        }
+        printf("power simulation: %u/1000 runs degraded\n", degraded);
+        CHECK(degraded >= 999, "only %u/1000 degraded", degraded);
+}
+
+int main(void) {
+        test_histogram_buckets();
+        test_wilson();
+        test_healthy();
+        test_always_fail();
+        test_bursts();
+        test_random_fail();
+        test_stuck_and_patterns();
+        test_limits();
+        test_contention();
+        test_run_all();
+        test_power();
+        return test_result("test-probe");
+}
