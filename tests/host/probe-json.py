@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Run the real `rng-health probe --json` on this machine and check its
+invariants. Nothing here depends on this machine's figures: counts must add
+up, verdicts must follow from the counts, the kernel state must match
+/proc/cpuinfo, and nothing CPUID lacks may have been executed."""
+
+import json
+import subprocess
+import sys
+
+SEVERITY = ["unsupported", "ok", "degraded", "exhausted", "broken"]
+EXIT = {"unsupported": 0, "ok": 0, "degraded": 0, "exhausted": 3, "broken": 4}
+failures = 0
+
+
+def check(cond, msg):
+    global failures
+    if not cond:
+        print("FAIL:", msg, file=sys.stderr)
+        failures += 1
+
+
+def cpuinfo_flags():
+    """Flags present on every CPU, or None if there is no flags line."""
+    sets = []
+    with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+        for line in f:
+            key, sep, value = line.partition(":")
+            if sep and key.strip() == "flags":
+                sets.append(set(value.split()))
+    return set.intersection(*sets) if sets else None
+
+
+def run(binary, *args):
+    p = subprocess.run([binary, "probe", *args], capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def verdict_from_counts(run_):
+    h = run_["health"]
+    if run_["delivered"] == 0 or h["failed_checks"]:
+        return "broken"
+    if run_["kernel_loop_failures"] > 0:
+        return "exhausted"
+    if run_["failures"] > 0:
+        return "degraded"
+    return "ok"
+
+
+def check_report(rc, doc, args):
+    check(doc["schema"] == "rng-health.probe/1", "schema")
+    check(rc == EXIT[doc["verdict"]], f"exit code {rc} does not match verdict {doc['verdict']}")
+    check(rc == doc["exit_code"], "exit_code field")
+    params = doc["params"]
+    cpus = doc["cpus"]
+    used, allowed, online = set(cpus["used"]), set(cpus["allowed"]), set(cpus["online"])
+    check(used <= allowed & online, "used CPUs must be online and allowed")
+    check(not (set(cpus["skipped_forbidden"]) & allowed), "skipped_forbidden overlaps allowed")
+    check(not (set(cpus["skipped_offline"]) & online), "skipped_offline overlaps online")
+    flags = cpuinfo_flags()
+
+    worst = "unsupported"
+    for ins in doc["instructions"]:
+        name = ins["name"]
+        kstate = ins["kernel"]["state"]
+        if flags is None:
+            check(kstate == "unknown", f"{name}: no cpuinfo flags but state {kstate}")
+        elif name in flags:
+            check(kstate == "enabled", f"{name}: in /proc/cpuinfo but kernel state {kstate}")
+            check(ins["cpuid"], f"{name}: the kernel has it, so CPUID must advertise it")
+        else:
+            check(kstate in ("disabled", "absent"), f"{name}: not in /proc/cpuinfo but state {kstate}")
+            check(ins["kernel"]["reason"], f"{name}: disabled without a reason")
+            check((kstate == "absent") == (not ins["cpuid"]), f"{name}: absent iff CPUID lacks it")
+
+        if not ins["cpuid"]:
+            check(not ins["executed"] and ins["runs"] == [], f"{name}: executed without CPUID support")
+            check(ins["verdict"] == "unsupported", f"{name}: verdict without CPUID")
+            continue
+        check(ins["executed"] and ins["runs"], f"{name}: CPUID has it but it was not probed")
+
+        iv = "unsupported"
+        for r in ins["runs"]:
+            what = f"{name} {r['width']}-bit {r['mode']}"
+            check(r["attempts"] == r["failures"] + r["delivered"], f"{what}: attempts != failures + delivered")
+            check(sum(b["values"] for b in r["tries_histogram"]) == r["delivered"], f"{what}: histogram sum")
+            check(r["health"]["samples"] == r["delivered"], f"{what}: health samples")
+            check(r["longest_failure_streak"] <= r["failures"], f"{what}: streak > failures")
+            check(r["trailing_failures"] <= r["longest_failure_streak"], f"{what}: trailing > longest")
+            over = sum(b["values"] for b in r["tries_histogram"] if b["min_tries"] > params["verdict"]["kernel_retries"])
+            check(over == r["values_over_kernel_retries"], f"{what}: values over retries {over}")
+            check(0 <= r["failure_rate"] <= 1, f"{what}: failure rate")
+            lo, hi = r["failure_rate_ci95"]
+            check(lo <= r["failure_rate"] <= hi, f"{what}: CI does not contain the rate")
+            if r["attempts"]:
+                check(abs(r["failure_rate"] - r["failures"] / r["attempts"]) < 1e-9, f"{what}: rate")
+            check(isinstance(r["attempts"], int) and isinstance(r["failure_rate"], float), f"{what}: JSON types")
+            threads = r["threads"]
+            if r["mode"] == "single":
+                check(threads == 1, f"{what}: single run with {threads} threads")
+            else:
+                check(cpus["contention"] and threads == len(used), f"{what}: contention threads {threads}")
+            cap, minimum = params["max_attempts"], params["min_attempts"]
+            if cap is not None:
+                check(r["attempts"] <= cap * threads, f"{what}: more tries than the cap")
+                minimum = min(minimum, cap)
+            check(r["attempts"] >= minimum * threads, f"{what}: fewer tries than the guaranteed minimum")
+            lat = r["latency_tsc_cycles"]
+            if lat is not None:
+                check(lat["median"] <= lat["p99"], f"{what}: latency median > p99")
+            check(r["verdict"] == verdict_from_counts(r), f"{what}: verdict {r['verdict']} does not follow from counts")
+            iv = max(iv, r["verdict"], key=SEVERITY.index)
+        check(ins["verdict"] == iv, f"{name}: instruction verdict {ins['verdict']} != worst run {iv}")
+        worst = max(worst, ins["verdict"], key=SEVERITY.index)
+    check(doc["verdict"] == worst, f"overall verdict {doc['verdict']} != worst {worst}")
+    return doc
+
+
+def main():
+    binary = sys.argv[1]
+
+    # The default probe: the boot-path budget.
+    rc, out, err = run(binary, "--json")
+    check(rc in (0, 3, 4), f"default probe exit code {rc}: {err.strip()}")
+    doc = check_report(rc, json.loads(out), [])
+    check(len(doc["instructions"]) == 2, "two instructions by default")
+    for ins in doc["instructions"]:
+        if ins["cpuid"]:
+            widths = sorted({r["width"] for r in ins["runs"]})
+            check(widths == [16, 32, 64], f"{ins['name']}: widths {widths}")
+            modes = {r["mode"] for r in ins["runs"]}
+            check(modes == ({"single", "contention"} if doc["cpus"]["contention"] else {"single"}), "modes")
+    # Generous: the default budget aims at <= 50 ms; 1 s only catches a runaway.
+    check(doc["wall_usec"] < 1_000_000, f"default probe took {doc['wall_usec']} us")
+
+    # A selection.
+    rc, out, err = run(binary, "--instruction", "rdrand", "--width", "64", "--threads", "1", "--count", "5000", "--json")
+    doc = check_report(rc, json.loads(out), [])
+    check([i["name"] for i in doc["instructions"]] == ["rdrand"], "only rdrand")
+    rd = doc["instructions"][0]
+    if rd["cpuid"]:
+        check(len(rd["runs"]) == 1 and rd["runs"][0]["width"] == 64, "one 64-bit run")
+        check(rd["runs"][0]["attempts"] == 5000, "--count 5000 without --duration: exactly 5000 tries")
+
+    # The table: verdict first, same exit code class.
+    rc2, out, err = run(binary)
+    check(out.startswith("Verdict: "), "table starts with the verdict")
+    check(rc2 in (0, 3, 4), f"table exit code {rc2}")
+    check(err == "", f"stderr not empty when piped: {err!r}")
+
+    if failures:
+        print(f"{failures} check(s) failed", file=sys.stderr)
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
