@@ -109,46 +109,75 @@ int health_init(HealthState *s, const HealthParams *p, unsigned width) {
 }
 
 void health_feed(HealthState *s, const uint64_t *values, size_t n) {
-        for (size_t i = 0; i < n; i++) {
-                uint64_t v = values[i];
+        /* Work on locals: stores through s could alias values[] and would
+         * force the compiler to reload on every value. */
+        const uint64_t mask = s->mask, rct_cut = s->cut.rct_cutoff;
+        const uint64_t window = s->cut.apt_window, apt_cut = s->cut.apt_cutoff;
+        uint64_t zeros = s->zeros, ones = s->ones, repeats = s->repeats;
+        uint64_t last = s->last, run = s->run, longest = s->rct_longest;
+        uint64_t a = s->apt_a, b = s->apt_b, pos = s->apt_i;
+        size_t i = 0;
 
-                if (v == 0)
-                        s->zeros++;
-                else if (v == s->mask)
-                        s->ones++;
+        if (n == 0)
+                return;
+        if (s->n == 0)
+                last = ~values[0]; /* the first value starts a run */
 
-                /* Repetition Count Test, counted once per run reaching the cutoff. */
-                if (s->n > 0 && v == s->last) {
-                        s->repeats++;
-                        if (++s->run == s->cut.rct_cutoff) {
-                                s->rct_failures++;
-                                if (v == 0)
-                                        s->stuck_zero = true;
-                                else if (v == s->mask)
-                                        s->stuck_ones = true;
+        while (i < n) {
+                size_t end;
+
+                if (pos == 0) {
+                        a = values[i]; /* counted by the loop below */
+                        b = 0;
+                }
+                end = i + MIN((uint64_t) (n - i), window - pos);
+                pos += end - i;
+
+                for (; i < end; i++) {
+                        uint64_t v = values[i];
+
+                        zeros += v == 0;
+                        ones += v == mask;
+                        b += v == a; /* Adaptive Proportion Test */
+
+                        /* Repetition Count Test, counted once per run reaching the cutoff. */
+                        if (v == last) {
+                                repeats++;
+                                if (++run == rct_cut) {
+                                        s->rct_failures++;
+                                        if (v == 0)
+                                                s->stuck_zero = true;
+                                        else if (v == mask)
+                                                s->stuck_ones = true;
+                                }
+                        } else {
+                                longest = MAX(longest, run);
+                                last = v;
+                                run = 1;
                         }
-                } else {
-                        s->last = v;
-                        s->run = 1;
                 }
-                s->rct_longest = MAX(s->rct_longest, s->run);
 
-                /* Adaptive Proportion Test, non-overlapping windows of W samples. */
-                if (s->apt_i == 0) {
-                        s->apt_a = v;
-                        s->apt_b = 1;
-                } else if (v == s->apt_a) {
-                        if (++s->apt_b == s->cut.apt_cutoff)
+                /* B only grows within a window: checking at its end (or at
+                 * finish for a partial one) finds the same failures. */
+                if (pos == window) {
+                        if (b >= apt_cut)
                                 s->apt_failures++;
-                }
-                s->apt_max = MAX(s->apt_max, s->apt_b);
-                if (++s->apt_i == s->cut.apt_window) {
-                        s->apt_i = 0;
+                        s->apt_max = MAX(s->apt_max, b);
                         s->apt_windows++;
+                        pos = 0;
                 }
-
-                s->n++;
         }
+
+        s->zeros = zeros;
+        s->ones = ones;
+        s->repeats = repeats;
+        s->last = last;
+        s->run = run;
+        s->rct_longest = longest;
+        s->apt_a = a;
+        s->apt_b = b;
+        s->apt_i = pos;
+        s->n += n;
 }
 
 void health_finish(const HealthState *s, HealthResult *ret) {
@@ -164,13 +193,13 @@ void health_finish(const HealthState *s, HealthResult *ret) {
                 .repeats = s->repeats,
                 .repeats_cutoff = binomial_critical(s->n > 0 ? s->n - 1 : 0, p, s->log2_alpha),
                 .rct_cutoff = s->cut.rct_cutoff,
-                .rct_longest_run = s->rct_longest,
+                .rct_longest_run = MAX(s->rct_longest, s->run),
                 .rct_failures = s->rct_failures,
                 .apt_window = s->cut.apt_window,
                 .apt_cutoff = s->cut.apt_cutoff,
                 .apt_windows = s->apt_windows + (s->apt_i > 0),
-                .apt_max_count = s->apt_max,
-                .apt_failures = s->apt_failures,
+                .apt_max_count = s->apt_i > 0 ? MAX(s->apt_max, s->apt_b) : s->apt_max,
+                .apt_failures = s->apt_failures + (s->apt_i > 0 && s->apt_b >= s->cut.apt_cutoff),
         };
 
         if (s->n == 0)
@@ -187,7 +216,7 @@ void health_finish(const HealthState *s, HealthResult *ret) {
                 ret->failed |= HEALTH_REPEAT_RATE;
         if (s->rct_failures > 0)
                 ret->failed |= HEALTH_RCT;
-        if (s->apt_failures > 0)
+        if (ret->apt_failures > 0)
                 ret->failed |= HEALTH_APT;
 }
 

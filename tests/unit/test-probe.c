@@ -86,7 +86,7 @@ static void test_healthy(void) {
                 CHECK_EQ_U64(r.kernel_loop_failures, 0);
                 CHECK(r.health.failed == 0, "width %u healthy failed 0x%x", w, r.health.failed);
                 CHECK_EQ_INT(r.verdict, VERDICT_OK);
-                CHECK_EQ_U64(r.latency_samples, 4096 / 64);
+                CHECK(r.latency_samples >= 4096 / 256 && r.latency_samples <= 4096 / 64, "latency samples %" PRIu64, r.latency_samples);
                 CHECK(r.latency_median <= r.latency_p99, "latency order");
                 CHECK(r.values_per_sec > 0 && r.bytes_per_sec == r.values_per_sec * w / 8, "rates");
         }
@@ -226,7 +226,7 @@ static void test_limits(void) {
         /* The minimum is taken even when the time budget is spent at once. */
         script_init(&s, SCRIPT_HEALTHY, 64, 0, 0, 0, 1);
         CHECK_EQ_INT(probe_run_single(&s.source, &l, &hp, &vp, &r), 0);
-        CHECK(r.attempts >= 1000 && r.attempts < 1000 + 64, "attempts %" PRIu64, r.attempts);
+        CHECK(r.attempts >= 1000 && r.attempts <= 1000 + 256, "attempts %" PRIu64, r.attempts);
 
         /* A time budget alone stops the run near it. */
         l = (ProbeLimits) { .budget_usec = 20000, .max_attempts = 0, .min_attempts = 0 };
