@@ -21,6 +21,14 @@ char *format_si(double v, char *buf, size_t len) {
         return buf;
 }
 
+/* A percentage: two decimals, or two significant digits below 0.01 %. */
+static char *format_pct(double fraction, char *buf, size_t len) {
+        double pct = fraction * 100;
+
+        snprintf(buf, len, pct == 0 || pct >= 0.01 ? "%.2f" : "%.2g", pct);
+        return buf;
+}
+
 static void format_checks(unsigned failed, char *buf, size_t len) {
         size_t k = 0;
 
@@ -68,7 +76,7 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
         if (n_runs == 0)
                 return;
 
-        fprintf(f, "\n%-12s %-7s %5s %-10s %3s %8s %8s %7s %17s %6s %6s %8s %8s %11s  %s\n",
+        fprintf(f, "\n%-12s %-7s %5s %-10s %3s %10s %10s %7s %17s %6s %6s %8s %8s %11s  %s\n",
                 "VERDICT", "INSTR", "WIDTH", "MODE", "THR", "TRIES", "FAILED", "FAIL%", "95% CI (FAIL%)",
                 "STREAK", ">10TRY", "VALUES/s", "BYTES/s", "CYC p50/p99", "CHECKS");
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
@@ -76,15 +84,16 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
 
                 for (unsigned j = 0; j < in->n_runs; j++) {
                         const ProbeRun *run = &in->runs[j];
-                        char vps[16], bps[16], ci[32], lat[32], checks[128];
+                        char vps[16], bps[16], ci[48], lo[16], hi[16], lat[32], checks[128];
 
-                        snprintf(ci, sizeof(ci), "%.2f-%.2f", run->failure_ci_low * 100, run->failure_ci_high * 100);
+                        snprintf(ci, sizeof(ci), "%s-%s", format_pct(run->failure_ci_low, lo, sizeof(lo)),
+                                 format_pct(run->failure_ci_high, hi, sizeof(hi)));
                         if (run->latency_samples > 0 && rng_arch_supported())
                                 snprintf(lat, sizeof(lat), "%" PRIu64 "/%" PRIu64, run->latency_median, run->latency_p99);
                         else
                                 snprintf(lat, sizeof(lat), "-");
                         format_checks(run->health.failed, checks, sizeof(checks));
-                        fprintf(f, "%-12s %-7s %5u %-10s %3u %8" PRIu64 " %8" PRIu64 " %6.2f%% %17s %6" PRIu64
+                        fprintf(f, "%-12s %-7s %5u %-10s %3u %10" PRIu64 " %10" PRIu64 " %6.2f%% %17s %6" PRIu64
                                 " %6" PRIu64 " %8s %8s %11s  %s\n",
                                 verdict_to_string(run->verdict), rng_instruction_to_upper(i), run->width,
                                 probe_mode_to_string(run->mode), run->threads, run->attempts, run->failures,

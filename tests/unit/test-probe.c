@@ -372,7 +372,31 @@ static void test_power(void) {
         CHECK(degraded >= 999, "only %u/1000 degraded", degraded);
 }
 
+/* The real instructions through the specialised loops, when CPUID has them:
+ * only invariants, never this machine's figures. */
+static void test_hardware(void) {
+        ProbeLimits l = count_limits(1000);
+
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                if (!rng_cpuid_supported(i))
+                        continue;
+                for (unsigned w = 16; w <= 64; w *= 2) {
+                        const RngSource *src = rng_source_hardware(i, w);
+                        ProbeRun r;
+
+                        CHECK(src && src->width == w && src->instruction == (RngInstruction) i, "hardware source");
+                        CHECK_EQ_INT(probe_run_single(src, &l, &hp, &vp, &r), 0);
+                        check_invariants(&r, src->name);
+                        CHECK_EQ_U64(r.attempts, 1000);
+                        CHECK(r.latency_samples > 0, "%s: no latency samples", src->name);
+                }
+        }
+        CHECK(rng_source_hardware(RNG_RDRAND, 8) == NULL, "8-bit source");
+        CHECK(rng_source_hardware(_RNG_INSTRUCTION_MAX, 64) == NULL, "bad instruction");
+}
+
 int main(void) {
+        test_hardware();
         test_histogram_buckets();
         test_wilson();
         test_healthy();

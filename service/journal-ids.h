@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* MESSAGE_IDs of rng-health's journal events, all in one place. Each was
+ * made with `systemd-id128 new` (= `journalctl --new-id128`) and is
+ * explained in units/rng-health.catalog; man rng-health(8) lists them.
+ * Never reuse or change an id: admins filter on them. */
+
+#include <systemd/sd-id128.h>
+
+/* One probe of one instruction: its verdict and the counters of the run
+ * that decided it (RNG_INSTRUCTION, RNG_VERDICT, RNG_WIDTH, ...). */
+#define RNG_MID_PROBE_RESULT_STR        "a1d8857c7f454436bd2b315b0afb813c"
+/* The overall verdict of the first probe after the daemon started. */
+#define RNG_MID_VERDICT_BOOT_STR        "967e48a8dd4b4e31a946aa9d2f554e9f"
+/* The overall verdict differs from the previous one (re-probe, reload). */
+#define RNG_MID_VERDICT_CHANGED_STR     "78c178913bfa4de781820d76fbaf7dcd"
+/* An output check (stuck value, rates, SP 800-90B RCT/APT) failed in a run. */
+#define RNG_MID_OUTPUT_CHECK_STR        "40c58cd78a8941649f51fb936030cc44"
+/* An instruction is not in CPUID, or the kernel disabled it. */
+#define RNG_MID_UNAVAILABLE_STR         "94cb13611d724332a1c9276f6334ee76"
+/* A configuration file could not be used (file:line and key named). */
+#define RNG_MID_CONFIG_INVALID_STR      "c232ae4933f44c0c83cb4a44843234c4"
+/* The verdict is one of FailOn=: the daemon exits with failure. */
+#define RNG_MID_POLICY_FAILURE_STR      "24ba1f2b793047dc8ce6d83d30881331"
+
+/* Reserved for the kernel watch (issue 5): its ids will be added here. */
