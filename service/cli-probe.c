@@ -170,7 +170,7 @@ static void progress_cb(const ProbeRun *run, unsigned index, unsigned total, voi
         if (p->planned_usec <= 2000000 && mono_nsec() - p->start_nsec <= 2000000000u)
                 return;
         fprintf(stderr, "\r\033[K[%u/%u] %s %u-bit %s, %u thread%s...", index + 1, total,
-                rng_instruction_to_upper(run->instruction), run->width, probe_mode_to_string(run->mode),
+                rng_instruction_upper_to_string(run->instruction), run->width, probe_mode_to_string(run->mode),
                 run->threads, run->threads == 1 ? "" : "s");
         fflush(stderr);
         p->shown = true;

@@ -15,11 +15,7 @@ static const char *const state_names[_KERNEL_STATE_MAX] = {
         [KERNEL_STATE_ABSENT] = "absent",
 };
 
-const char *kernel_state_kind_to_string(KernelStateKind k) {
-        if (k < 0 || k >= _KERNEL_STATE_MAX)
-                return NULL;
-        return state_names[k];
-}
+DEFINE_STRING_TABLE_TO_STRING(kernel_state_kind, KernelStateKind, state_names)
 
 /* Linux 6.12, verbatim. */
 static const KernelReason reason_table[] = {

@@ -21,6 +21,14 @@
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 #endif
 
+/* const char *name_to_string(type i): table[i], or NULL out of range. */
+#define DEFINE_STRING_TABLE_TO_STRING(name, type, table)          \
+        const char *name##_to_string(type i) {                    \
+                if ((int) i < 0 || (size_t) i >= ELEMENTSOF(table)) \
+                        return NULL;                              \
+                return table[i];                                  \
+        }
+
 static inline void freep(void *p) {
         free(*(void **) p);
 }

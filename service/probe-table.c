@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "macro.h"
@@ -27,6 +28,24 @@ static char *format_pct(double fraction, char *buf, size_t len) {
 
         snprintf(buf, len, pct == 0 || pct >= 0.01 ? "%.2f" : "%.2g", pct);
         return buf;
+}
+
+/* "0-3,8" */
+static void format_cpu_set(const cpu_set_t *set, char *buf, size_t len) {
+        size_t k = 0;
+
+        buf[0] = '\0';
+        for (int c = 0; c < CPU_SETSIZE && k < len; c++) {
+                int e = c;
+
+                if (!CPU_ISSET(c, set))
+                        continue;
+                while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+                        e++;
+                k += e == c ? snprintf(buf + k, len - k, "%s%d", k ? "," : "", c)
+                            : snprintf(buf + k, len - k, "%s%d-%d", k ? "," : "", c, e);
+                c = e;
+        }
 }
 
 static void format_checks(unsigned failed, char *buf, size_t len) {
@@ -57,11 +76,35 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
                 n_runs += r->instr[i].n_runs;
 
-        fprintf(f, "Verdict: %s  (%u runs in %.1f ms, %d CPU%s used for contention)\n\n",
-                verdict_to_string(r->verdict), n_runs, r->wall_nsec / 1e6,
-                r->cpus.contention ? CPU_COUNT(&r->cpus.used) : 0,
-                r->cpus.contention && CPU_COUNT(&r->cpus.used) == 1 ? "" : "s");
+        fprintf(f, "Verdict: %s  (%u run%s in %.1f ms; ", verdict_to_string(r->verdict), n_runs,
+                n_runs == 1 ? "" : "s", r->wall_nsec / 1e6);
+        if (r->cpus.contention)
+                fprintf(f, "contention runs on %d CPUs)\n\n", CPU_COUNT(&r->cpus.used));
+        else
+                fprintf(f, "no contention run)\n\n");
 
+        static const struct {
+                const char *what;
+                size_t offset;
+        } skipped[] = {
+                { "offline", offsetof(ProbeCpus, skipped_offline) },
+                { "not allowed (sched_getaffinity)", offsetof(ProbeCpus, skipped_forbidden) },
+                { "could not be pinned", offsetof(ProbeCpus, skipped_pin_failed) },
+        };
+        bool any_skipped = false;
+
+        for (size_t i = 0; i < ELEMENTSOF(skipped); i++) {
+                const cpu_set_t *set = (const cpu_set_t *) ((const char *) &r->cpus + skipped[i].offset);
+                char list[512];
+
+                if (CPU_COUNT(set) == 0)
+                        continue;
+                format_cpu_set(set, list, sizeof(list));
+                fprintf(f, "Skipped CPUs, %s: %s\n", skipped[i].what, list);
+                any_skipped = true;
+        }
+        if (any_skipped)
+                fputc('\n', f);
         fprintf(f, "%-12s %-7s %-6s %s\n", "VERDICT", "INSTR", "CPUID", "KERNEL");
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
                 const ProbeInstruction *in = &r->instr[i];
@@ -69,7 +112,7 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
                 if (!in->selected)
                         continue;
                 fprintf(f, "%-12s %-7s %-6s %s\n", verdict_to_string(in->verdict),
-                        rng_instruction_to_upper(i), in->cpuid ? "yes" : "no",
+                        rng_instruction_upper_to_string(i), in->cpuid ? "yes" : "no",
                         kernel_summary(&in->kernel, kbuf, sizeof(kbuf)));
         }
 
@@ -95,7 +138,7 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
                         format_checks(run->health.failed, checks, sizeof(checks));
                         fprintf(f, "%-12s %-7s %5u %-10s %3u %10" PRIu64 " %10" PRIu64 " %6.2f%% %17s %6" PRIu64
                                 " %6" PRIu64 " %8s %8s %11s  %s\n",
-                                verdict_to_string(run->verdict), rng_instruction_to_upper(i), run->width,
+                                verdict_to_string(run->verdict), rng_instruction_upper_to_string(i), run->width,
                                 probe_mode_to_string(run->mode), run->threads, run->attempts, run->failures,
                                 run->failure_rate * 100, ci, run->longest_failure_streak,
                                 run->values_over_retries + (run->trailing_failures >= r->verdict_params.kernel_retries),

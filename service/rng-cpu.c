@@ -22,17 +22,8 @@ static const char *const instruction_upper[_RNG_INSTRUCTION_MAX] = {
         [RNG_RDSEED] = "RDSEED",
 };
 
-const char *rng_instruction_to_string(RngInstruction i) {
-        if (i < 0 || i >= _RNG_INSTRUCTION_MAX)
-                return NULL;
-        return instruction_names[i];
-}
-
-const char *rng_instruction_to_upper(RngInstruction i) {
-        if (i < 0 || i >= _RNG_INSTRUCTION_MAX)
-                return NULL;
-        return instruction_upper[i];
-}
+DEFINE_STRING_TABLE_TO_STRING(rng_instruction, RngInstruction, instruction_names)
+DEFINE_STRING_TABLE_TO_STRING(rng_instruction_upper, RngInstruction, instruction_upper)
 
 int rng_instruction_from_string(const char *s) {
         if (!s)

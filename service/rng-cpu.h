@@ -19,7 +19,7 @@ typedef enum RngInstruction {
 extern const unsigned rng_widths[RNG_N_WIDTHS]; /* 16, 32, 64 */
 
 const char *rng_instruction_to_string(RngInstruction i);     /* "rdrand", "rdseed" */
-const char *rng_instruction_to_upper(RngInstruction i);      /* "RDRAND", "RDSEED" */
+const char *rng_instruction_upper_to_string(RngInstruction i);      /* "RDRAND", "RDSEED" */
 int rng_instruction_from_string(const char *s);              /* -EINVAL if unknown */
 int rng_width_index(unsigned width);                         /* 0..2, -EINVAL otherwise */
 
@@ -30,49 +30,22 @@ bool rng_arch_supported(void);
 
 #if defined(__x86_64__)
 /* Each returns the carry flag (true: *ret holds a value) and never traps as
- * long as CPUID advertises the instruction. Callers must check CPUID first. */
-static inline bool rng_rdrand16(uint64_t *ret) {
-        uint16_t v;
-        unsigned char ok;
-        __asm__ volatile("rdrand %0; setc %1" : "=r"(v), "=qm"(ok) : : "cc");
-        *ret = v;
-        return ok;
-}
-static inline bool rng_rdrand32(uint64_t *ret) {
-        uint32_t v;
-        unsigned char ok;
-        __asm__ volatile("rdrand %0; setc %1" : "=r"(v), "=qm"(ok) : : "cc");
-        *ret = v;
-        return ok;
-}
-static inline bool rng_rdrand64(uint64_t *ret) {
-        uint64_t v;
-        unsigned char ok;
-        __asm__ volatile("rdrand %0; setc %1" : "=r"(v), "=qm"(ok) : : "cc");
-        *ret = v;
-        return ok;
-}
-static inline bool rng_rdseed16(uint64_t *ret) {
-        uint16_t v;
-        unsigned char ok;
-        __asm__ volatile("rdseed %0; setc %1" : "=r"(v), "=qm"(ok) : : "cc");
-        *ret = v;
-        return ok;
-}
-static inline bool rng_rdseed32(uint64_t *ret) {
-        uint32_t v;
-        unsigned char ok;
-        __asm__ volatile("rdseed %0; setc %1" : "=r"(v), "=qm"(ok) : : "cc");
-        *ret = v;
-        return ok;
-}
-static inline bool rng_rdseed64(uint64_t *ret) {
-        uint64_t v;
-        unsigned char ok;
-        __asm__ volatile("rdseed %0; setc %1" : "=r"(v), "=qm"(ok) : : "cc");
-        *ret = v;
-        return ok;
-}
+ * long as CPUID advertises the instruction. Callers must check CPUID first.
+ * gcc >= 5 assembles rdrand/rdseed without -mrdrnd/-mrdseed. */
+#define RNG_DEFINE_DRAW(name, insn, type)                                                   \
+        static inline bool name(uint64_t *ret) {                                            \
+                type v;                                                                     \
+                unsigned char ok;                                                           \
+                __asm__ volatile(insn " %0; setc %1" : "=r"(v), "=qm"(ok) : : "cc");        \
+                *ret = v;                                                                   \
+                return ok;                                                                  \
+        }
+RNG_DEFINE_DRAW(rng_rdrand16, "rdrand", uint16_t)
+RNG_DEFINE_DRAW(rng_rdrand32, "rdrand", uint32_t)
+RNG_DEFINE_DRAW(rng_rdrand64, "rdrand", uint64_t)
+RNG_DEFINE_DRAW(rng_rdseed16, "rdseed", uint16_t)
+RNG_DEFINE_DRAW(rng_rdseed32, "rdseed", uint32_t)
+RNG_DEFINE_DRAW(rng_rdseed64, "rdseed", uint64_t)
 #endif
 
 /* Time stamp counter, serialised enough for single-instruction latency:

@@ -11,11 +11,7 @@ static const char *const verdict_names[_VERDICT_MAX] = {
         [VERDICT_BROKEN] = "broken",
 };
 
-const char *verdict_to_string(Verdict v) {
-        if (v < 0 || v >= _VERDICT_MAX)
-                return NULL;
-        return verdict_names[v];
-}
+DEFINE_STRING_TABLE_TO_STRING(verdict, Verdict, verdict_names)
 
 Verdict verdict_worst(Verdict a, Verdict b) {
         return MAX(a, b);
