@@ -196,7 +196,7 @@ int verb_probe(int argc, char *argv[]) {
                 cpuid[i] = rng_cpuid_supported(i);
         (void) kernel_state_read(cpuid, &kernel);
 
-        if (!args.json && isatty(STDERR_FILENO)) {
+        if (!args.json && isatty(STDOUT_FILENO) && isatty(STDERR_FILENO)) {
                 unsigned runs = __builtin_popcount(args.params.instructions) * __builtin_popcount(args.params.widths) * 2;
 
                 progress.planned_usec = args.params.limits.budget_usec ? runs * args.params.limits.budget_usec : UINT64_MAX;

@@ -9,6 +9,7 @@
 
 static const char *const check_names[] = {
         "stuck-zero", "stuck-ones", "zero-rate", "ones-rate", "repeat-rate", "rct", "apt", "empty",
+        "kernel-selftest",
 };
 
 const char *health_check_to_string(HealthCheck c) {
@@ -123,6 +124,10 @@ void health_feed(HealthState *s, const uint64_t *values, size_t n) {
         if (s->n == 0)
                 last = ~values[0]; /* the first value starts a run */
 
+        /* The kernel's boot self-test on the first values. */
+        for (size_t k = s->n == 0 ? 1 : 0; k < n && s->n + k < HEALTH_SELFTEST_SAMPLES; k++)
+                s->selftest_changes += values[k] != (k > 0 ? values[k - 1] : s->last);
+
         while (i < n) {
                 size_t end;
 
@@ -200,6 +205,7 @@ void health_finish(const HealthState *s, HealthResult *ret) {
                 .apt_windows = s->apt_windows + (s->apt_i > 0),
                 .apt_max_count = s->apt_i > 0 ? MAX(s->apt_max, s->apt_b) : s->apt_max,
                 .apt_failures = s->apt_failures + (s->apt_i > 0 && s->apt_b >= s->cut.apt_cutoff),
+                .selftest_changes = s->selftest_changes,
         };
 
         if (s->n == 0)
@@ -218,6 +224,8 @@ void health_finish(const HealthState *s, HealthResult *ret) {
                 ret->failed |= HEALTH_RCT;
         if (ret->apt_failures > 0)
                 ret->failed |= HEALTH_APT;
+        if (s->n >= HEALTH_SELFTEST_SAMPLES && s->selftest_changes < HEALTH_SELFTEST_MIN_CHANGES)
+                ret->failed |= HEALTH_KERNEL_SELFTEST;
 }
 
 void health_result_merge(HealthResult *dst, const HealthResult *src) {
@@ -227,6 +235,7 @@ void health_result_merge(HealthResult *dst, const HealthResult *src) {
         }
         /* An empty stream only makes the merged result empty if all are. */
         unsigned empty = dst->failed & src->failed & HEALTH_EMPTY;
+        uint64_t dst_samples = dst->samples;
 
         dst->samples += src->samples;
         dst->zeros += src->zeros;
@@ -240,6 +249,10 @@ void health_result_merge(HealthResult *dst, const HealthResult *src) {
         dst->apt_windows += src->apt_windows;
         dst->apt_max_count = MAX(dst->apt_max_count, src->apt_max_count);
         dst->apt_failures += src->apt_failures;
+        /* The fewest changes among streams that had the 8 values. */
+        if (src->samples >= HEALTH_SELFTEST_SAMPLES &&
+            (dst_samples < HEALTH_SELFTEST_SAMPLES || src->selftest_changes < dst->selftest_changes))
+                dst->selftest_changes = src->selftest_changes;
         dst->failed = ((dst->failed | src->failed) & ~HEALTH_EMPTY) | empty;
 }
 
@@ -259,5 +272,9 @@ double health_false_alarm_bound(const HealthParams *p, unsigned width, uint64_t 
         /* Rate checks: the exact tails at their cutoffs (each <= alpha). */
         bound += 2 * binomial_upper_tail(n, q, binomial_critical(n, q, p->log2_alpha));
         bound += binomial_upper_tail(n - 1, q, binomial_critical(n - 1, q, p->log2_alpha));
+        /* Kernel self-test: >= 3 of the 7 pairs equal. */
+        if (n >= HEALTH_SELFTEST_SAMPLES)
+                bound += binomial_upper_tail(HEALTH_SELFTEST_SAMPLES - 1, q,
+                                             HEALTH_SELFTEST_SAMPLES - HEALTH_SELFTEST_MIN_CHANGES);
         return bound;
 }

@@ -16,7 +16,10 @@
  *   C_APT = 1 + CRITBINOM(W, 2^-H, 1-alpha) -> see health_cutoffs().
  * Rate checks (zeros, all-ones, consecutive repeats) compare with a uniform
  * source (p = 2^-width per value): alarm when the count is at or above the
- * smallest c with P[Binomial(n, 2^-width) >= c] <= alpha. */
+ * smallest c with P[Binomial(n, 2^-width) >= c] <= alpha.
+ * The kernel's RDRAND boot self-test (arch/x86/kernel/cpu/rdrand.c) is
+ * replayed on the first 8 values: fewer than 5 of the 7 consecutive pairs
+ * differing fails it. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -39,7 +42,8 @@ typedef enum HealthCheck {
         HEALTH_RCT         = 1u << 5,
         HEALTH_APT         = 1u << 6,
         HEALTH_EMPTY       = 1u << 7, /* nothing delivered at all */
-        _HEALTH_CHECK_ALL  = (1u << 8) - 1,
+        HEALTH_KERNEL_SELFTEST = 1u << 8, /* the kernel's boot check: < 5 changes in the first 8 values */
+        _HEALTH_CHECK_ALL  = (1u << 9) - 1,
 } HealthCheck;
 
 const char *health_check_to_string(HealthCheck c); /* one bit, e.g. "zero-rate" */
@@ -61,6 +65,7 @@ typedef struct HealthResult {
         uint64_t repeats, repeats_cutoff;
         uint64_t rct_cutoff, rct_longest_run, rct_failures;
         uint64_t apt_window, apt_cutoff, apt_windows, apt_max_count, apt_failures;
+        uint64_t selftest_changes; /* of the first 8 values (7 pairs); merged: the fewest */
         unsigned failed; /* HealthCheck mask */
 } HealthResult;
 
@@ -74,7 +79,11 @@ typedef struct HealthState {
         bool stuck_zero, stuck_ones;
         uint64_t apt_a, apt_b, apt_i, apt_windows, apt_max, apt_failures;
         uint64_t zeros, ones, repeats;
+        uint64_t selftest_changes;
 } HealthState;
+
+#define HEALTH_SELFTEST_SAMPLES 8
+#define HEALTH_SELFTEST_MIN_CHANGES 5
 
 int health_init(HealthState *s, const HealthParams *p, unsigned width);
 void health_feed(HealthState *s, const uint64_t *values, size_t n);

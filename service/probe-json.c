@@ -48,6 +48,7 @@ static struct json_object *health_to_json(const HealthResult *h) {
         ADD(o, "apt_windows", U64(h->apt_windows));
         ADD(o, "apt_max_count", U64(h->apt_max_count));
         ADD(o, "apt_failures", U64(h->apt_failures));
+        ADD(o, "kernel_selftest_changes", U64(h->selftest_changes));
         return o;
 }
 
@@ -114,6 +115,7 @@ int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
         ADD(o, "verdict", STR(verdict_to_string(r->verdict)));
         ADD(o, "exit_code", json_object_new_int(verdict_exit_code(r->verdict)));
         ADD(o, "arch_supported", json_object_new_boolean(r->arch_supported));
+        ADD(o, "kernel_log_readable", json_object_new_boolean(r->kernel_log_readable));
         ADD(o, "wall_usec", U64(r->wall_nsec / 1000));
 
         params = json_object_new_object();

@@ -150,6 +150,30 @@ static void test_checks_on_data(void) {
                 CHECK_EQ_U64(r.apt_failures, count == 19 ? 1 : 0);
         }
 
+        /* The kernel's boot self-test: 5 of 7 pairs must differ. */
+        {
+                static const uint64_t four[8] = { 1, 1, 2, 2, 3, 3, 4, 5 };  /* 4 changes */
+                static const uint64_t five[8] = { 1, 1, 2, 2, 3, 4, 5, 6 };  /* 5 changes */
+                HealthParams hp = HEALTH_PARAMS_DEFAULT;
+                HealthState hs;
+
+                r = feed_all(64, four, 8);
+                CHECK(r.failed & HEALTH_KERNEL_SELFTEST, "4 changes passed the self-test");
+                CHECK_EQ_U64(r.selftest_changes, 4);
+                r = feed_all(64, five, 8);
+                CHECK(!(r.failed & HEALTH_KERNEL_SELFTEST), "5 changes failed the self-test");
+                CHECK_EQ_U64(r.selftest_changes, 5);
+                r = feed_all(64, four, 7); /* not enough values yet */
+                CHECK(!(r.failed & HEALTH_KERNEL_SELFTEST), "self-test on 7 values");
+                /* Split across feeds: the same answer. */
+                health_init(&hs, &hp, 64);
+                health_feed(&hs, four, 3);
+                health_feed(&hs, four + 3, 5);
+                health_finish(&hs, &r);
+                CHECK_EQ_U64(r.selftest_changes, 4);
+                CHECK(r.failed & HEALTH_KERNEL_SELFTEST, "split feed");
+        }
+
         /* Zen5 pattern: ~10 % zeros at 16 bits. */
         seed = 7;
         for (size_t i = 0; i < 1024; i++)
