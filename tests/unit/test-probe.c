@@ -348,6 +348,76 @@ static void test_run_all(void) {
         CHECK(probe_run_all(&p, NULL, &rep) == -E2BIG, "too many threads accepted");
 }
 
+/* Contention runs through probe_run_all: one pool, reused for every width,
+ * one scripted source per thread. Needs 2 usable CPUs. */
+typedef struct ThreadHook {
+        Script scripts[2][3][2];
+        unsigned calls[2][3][2];
+} ThreadHook;
+
+static const RngSource *thread_source(RngInstruction i, unsigned width, unsigned thread, void *userdata) {
+        ThreadHook *h = userdata;
+        int w = rng_width_index(width);
+
+        if (thread >= 2)
+                return NULL;
+        h->calls[i][w][thread]++;
+        return &h->scripts[i][w][thread].source;
+}
+
+static void test_run_all_contention(void) {
+        const bool cpuid[2] = { true, true };
+        cpu_set_t allowed;
+        ProbeParams p;
+        ProbeReport rep;
+        static ThreadHook h;
+
+        if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0 || CPU_COUNT(&allowed) < 2) {
+                printf("contention through probe_run_all: skipped, fewer than 2 CPUs\n");
+                return;
+        }
+        for (int i = 0; i < 2; i++)
+                for (int w = 0; w < 3; w++)
+                        for (int t = 0; t < 2; t++)
+                                script_init(&h.scripts[i][w][t],
+                                            i == 1 && w == 0 && t == 1 ? SCRIPT_STUCK : SCRIPT_HEALTHY,
+                                            rng_widths[w], 0, 0x77, 0, 10 * i + w + 100 * t);
+        probe_params_default(&p);
+        p.threads = 2;
+        p.limits = count_limits(1000);
+        p.source = thread_source;
+        p.source_userdata = &h;
+        p.cpuid = cpuid;
+
+        CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
+        CHECK(rep.cpus.contention, "no contention run");
+        CHECK_EQ_INT(CPU_COUNT(&rep.cpus.used), 2);
+        for (int i = 0; i < 2; i++) {
+                CHECK_EQ_U64(rep.instr[i].n_runs, 6);
+                for (unsigned j = 0; j < rep.instr[i].n_runs; j++) {
+                        const ProbeRun *r = &rep.instr[i].runs[j];
+
+                        check_invariants(r, "run_all contention");
+                        CHECK_EQ_U64(r->threads, r->mode == PROBE_CONTENTION ? 2 : 1);
+                        CHECK_EQ_U64(r->attempts, r->threads * 1000);
+                }
+                for (int w = 0; w < 3; w++) {
+                        /* Thread 0's source serves the single run too. */
+                        CHECK_EQ_U64(h.calls[i][w][0], 2);
+                        CHECK_EQ_U64(h.calls[i][w][1], 1);
+                        CHECK_EQ_U64(h.scripts[i][w][0].tries, 2000);
+                        CHECK_EQ_U64(h.scripts[i][w][1].tries, 1000);
+                }
+        }
+        /* Thread 1 of RDSEED 16-bit was stuck: only its contention run is broken. */
+        CHECK_EQ_INT(rep.instr[0].verdict, VERDICT_OK);
+        CHECK_EQ_INT(rep.instr[1].runs[0].verdict, VERDICT_OK);
+        CHECK_EQ_INT(rep.instr[1].runs[1].mode, PROBE_CONTENTION);
+        CHECK_EQ_INT(rep.instr[1].runs[1].verdict, VERDICT_BROKEN);
+        CHECK_EQ_INT(rep.instr[1].verdict, VERDICT_BROKEN);
+        CHECK_EQ_INT(rep.verdict, VERDICT_BROKEN);
+}
+
 /* Power: a source failing 1 % of tries is degraded with >= 99.9 % probability
  * in one run of the minimum number of tries the default budget guarantees. */
 static void test_power(void) {
@@ -407,6 +477,7 @@ int main(void) {
         test_limits();
         test_contention();
         test_run_all();
+        test_run_all_contention();
         test_power();
         return test_result("test-probe");
 }
