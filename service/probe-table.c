@@ -78,7 +78,9 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
 
         fprintf(f, "Verdict: %s  (%u run%s in %.1f ms; ", verdict_to_string(r->verdict), n_runs,
                 n_runs == 1 ? "" : "s", r->wall_nsec / 1e6);
-        if (r->cpus.contention)
+        if (n_runs == 0)
+                fprintf(f, "nothing to probe)\n\n");
+        else if (r->cpus.contention)
                 fprintf(f, "contention runs on %d CPUs)\n\n", CPU_COUNT(&r->cpus.used));
         else
                 fprintf(f, "no contention run)\n\n");

@@ -184,7 +184,7 @@ static size_t batch_generic(bool (*draw)(void *, uint64_t *), void *ud, uint64_t
         return draw_batch(draw, ud, n, retries, overhead, c, buf, lat);
 }
 
-#if defined(__x86_64__)
+#if RNG_ARCH_X86_64
 #define HW_BATCH(name, prim)                                                                        \
         static bool hw_##name(void *ud, uint64_t *ret) {                                            \
                 return prim(ret);                                                                   \
@@ -208,7 +208,7 @@ static const BatchFn hw_batch[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS] = {
 
 /* The specialised loop for a hardware source, NULL for any other source. */
 static BatchFn hardware_batch(const RngSource *src) {
-#if defined(__x86_64__)
+#if RNG_ARCH_X86_64
         int w = rng_width_index(src->width);
 
         if (w >= 0 && src->instruction >= 0 && src->instruction < _RNG_INSTRUCTION_MAX &&

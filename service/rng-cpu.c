@@ -3,12 +3,12 @@
 #include <errno.h>
 #include <string.h>
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
-
 #include "macro.h"
 #include "rng-cpu.h"
+
+#if RNG_ARCH_X86_64
+#include <cpuid.h>
+#endif
 
 const unsigned rng_widths[RNG_N_WIDTHS] = { 16, 32, 64 };
 
@@ -42,7 +42,7 @@ int rng_width_index(unsigned width) {
 }
 
 bool rng_arch_supported(void) {
-#if defined(__x86_64__)
+#if RNG_ARCH_X86_64
         return true;
 #else
         return false;
@@ -50,7 +50,7 @@ bool rng_arch_supported(void) {
 }
 
 bool rng_cpuid_supported(RngInstruction i) {
-#if defined(__x86_64__)
+#if RNG_ARCH_X86_64
         unsigned a, b, c, d;
 
         switch (i) {

@@ -9,6 +9,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* 1 where RDRAND/RDSEED can be executed. Building with -DRNG_NO_X86_64 on
+ * x86-64 compiles the other architectures' paths (to test them). */
+#if defined(__x86_64__) && !defined(RNG_NO_X86_64)
+#define RNG_ARCH_X86_64 1
+#else
+#define RNG_ARCH_X86_64 0
+#endif
+
 typedef enum RngInstruction {
         RNG_RDRAND,
         RNG_RDSEED,
@@ -28,7 +36,7 @@ bool rng_cpuid_supported(RngInstruction i);
 /* Whether this build can execute the instructions at all (x86-64). */
 bool rng_arch_supported(void);
 
-#if defined(__x86_64__)
+#if RNG_ARCH_X86_64
 /* Each returns the carry flag (true: *ret holds a value) and never traps as
  * long as CPUID advertises the instruction. Callers must check CPUID first.
  * gcc >= 5 assembles rdrand/rdseed without -mrdrnd/-mrdseed. */
@@ -51,7 +59,7 @@ RNG_DEFINE_DRAW(rng_rdseed64, "rdseed", uint64_t)
 /* Time stamp counter, serialised enough for single-instruction latency:
  * lfence;rdtsc before, rdtscp;lfence after. Returns 0 off x86-64. */
 static inline uint64_t rng_tsc_begin(void) {
-#if defined(__x86_64__)
+#if RNG_ARCH_X86_64
         uint32_t lo, hi;
         __asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
         return ((uint64_t) hi << 32) | lo;
@@ -60,7 +68,7 @@ static inline uint64_t rng_tsc_begin(void) {
 #endif
 }
 static inline uint64_t rng_tsc_end(void) {
-#if defined(__x86_64__)
+#if RNG_ARCH_X86_64
         uint32_t lo, hi, aux;
         __asm__ volatile("rdtscp; lfence" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
         return ((uint64_t) hi << 32) | lo;

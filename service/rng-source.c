@@ -4,7 +4,7 @@
 
 #include "rng-source.h"
 
-#if defined(__x86_64__)
+#if RNG_ARCH_X86_64
 static bool draw_rdrand16(void *u, uint64_t *ret) { return rng_rdrand16(ret); }
 static bool draw_rdrand32(void *u, uint64_t *ret) { return rng_rdrand32(ret); }
 static bool draw_rdrand64(void *u, uint64_t *ret) { return rng_rdrand64(ret); }
@@ -27,7 +27,7 @@ static const RngSource hardware[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS] = {
 #endif
 
 const RngSource *rng_source_hardware(RngInstruction i, unsigned width) {
-#if defined(__x86_64__)
+#if RNG_ARCH_X86_64
         int w = rng_width_index(width);
 
         if (i < 0 || i >= _RNG_INSTRUCTION_MAX || w < 0)

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* Built with -DRNG_NO_X86_64 against a library built the same way: the
+ * paths of architectures without RDRAND/RDSEED. Everything is unsupported,
+ * nothing is executed, the probe still succeeds. */
+
+#include "probe.h"
+#include "rng-source.h"
+#include "test-util.h"
+
+int main(void) {
+        ProbeParams p;
+        ProbeReport rep;
+
+        CHECK(!RNG_ARCH_X86_64, "built for x86-64 paths");
+        CHECK(!rng_arch_supported(), "arch supported");
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                CHECK(!rng_cpuid_supported(i), "CPUID claims %s", rng_instruction_to_string(i));
+                for (int w = 0; w < RNG_N_WIDTHS; w++)
+                        CHECK(rng_source_hardware(i, rng_widths[w]) == NULL, "hardware source exists");
+        }
+
+        probe_params_default(&p);
+        p.threads = 1;
+        CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
+        CHECK(!rep.arch_supported, "report says arch supported");
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                CHECK(!rep.instr[i].cpuid, "cpuid");
+                CHECK_EQ_U64(rep.instr[i].n_runs, 0);
+                CHECK_EQ_INT(rep.instr[i].verdict, VERDICT_UNSUPPORTED);
+        }
+        CHECK_EQ_INT(rep.verdict, VERDICT_UNSUPPORTED);
+        CHECK_EQ_INT(verdict_exit_code(rep.verdict), 0);
+        return test_result("test-noarch");
+}
