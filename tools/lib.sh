@@ -9,3 +9,11 @@ export RNG_HEALTH_BUILD=$BUILD_ROOT RNG_HEALTH_CACHE=$CACHE_ROOT
 
 log() { printf '%s: %s\n' "$(basename "$0")" "$*" >&2; }
 die() { printf '%s: error: %s\n' "$(basename "$0")" "$*" >&2; exit 1; }
+
+# Kernel and image builds never run at the same time (2 cores): both take
+# this lock, held until the calling script exits.
+build_lock() {
+	mkdir -p "$CACHE_ROOT"
+	exec 8>"$CACHE_ROOT/build.lock"
+	flock 8
+}
