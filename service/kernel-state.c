@@ -17,6 +17,14 @@ static const char *const state_names[_KERNEL_STATE_MAX] = {
 
 DEFINE_STRING_TABLE_TO_STRING(kernel_state_kind, KernelStateKind, state_names)
 
+static const char *const log_state_names[_KERNEL_LOG_MAX] = {
+        [KERNEL_LOG_NOT_NEEDED] = "not-needed",
+        [KERNEL_LOG_READ] = "read",
+        [KERNEL_LOG_UNREADABLE] = "unreadable",
+};
+
+DEFINE_STRING_TABLE_TO_STRING(kernel_log_state, KernelLogState, log_state_names)
+
 /* Linux 6.12, verbatim. */
 static const KernelReason reason_table[] = {
         { RNG_RDRAND, "self-test",
@@ -117,9 +125,9 @@ bool kernel_cmdline_has_word(const char *cmdline, size_t len, const char *word) 
 void kernel_state_build(KernelState *ret,
                         const bool cpuid[_RNG_INSTRUCTION_MAX],
                         bool cpuinfo_ok, const bool flags[_RNG_INSTRUCTION_MAX],
-                        bool nordrand, bool kmsg_readable,
+                        bool nordrand, KernelLogState log,
                         const KernelReason *const reasons[_RNG_INSTRUCTION_MAX]) {
-        *ret = (KernelState) { .kmsg_readable = kmsg_readable };
+        *ret = (KernelState) { .log = log };
 
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
                 KernelInstructionState *s = &ret->instr[i];
@@ -137,7 +145,7 @@ void kernel_state_build(KernelState *ret,
                 else if (i == RNG_RDRAND && nordrand)
                         *s = (KernelInstructionState) { KERNEL_STATE_DISABLED, "nordrand",
                                                         "nordrand on the kernel command line" };
-                else if (!kmsg_readable)
+                else if (log == KERNEL_LOG_UNREADABLE)
                         *s = (KernelInstructionState) { KERNEL_STATE_DISABLED, "unknown",
                                                         "unknown (kernel log not readable)" };
                 else
@@ -213,7 +221,8 @@ static bool kmsg_scan(const KernelReason *reasons[_RNG_INSTRUCTION_MAX]) {
 int kernel_state_read(const bool cpuid[_RNG_INSTRUCTION_MAX], KernelState *ret) {
         _cleanup_free_ char *cpuinfo = NULL, *cmdline = NULL;
         const KernelReason *reasons[_RNG_INSTRUCTION_MAX] = {};
-        bool flags[_RNG_INSTRUCTION_MAX] = {}, cpuinfo_ok = false, nordrand = false, kmsg_ok;
+        bool flags[_RNG_INSTRUCTION_MAX] = {}, cpuinfo_ok = false, nordrand = false, disabled = false;
+        KernelLogState log = KERNEL_LOG_NOT_NEEDED;
         size_t len;
         int r;
 
@@ -231,7 +240,10 @@ int kernel_state_read(const bool cpuid[_RNG_INSTRUCTION_MAX], KernelState *ret) 
         if (read_small_file("/proc/cmdline", &cmdline, &len) >= 0)
                 nordrand = kernel_cmdline_has_word(cmdline, len, "nordrand");
 
-        kmsg_ok = kmsg_scan(reasons);
-        kernel_state_build(ret, cpuid, cpuinfo_ok, flags, nordrand, kmsg_ok, reasons);
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                disabled = disabled || (cpuinfo_ok && cpuid[i] && !flags[i]);
+        if (disabled)
+                log = kmsg_scan(reasons) ? KERNEL_LOG_READ : KERNEL_LOG_UNREADABLE;
+        kernel_state_build(ret, cpuid, cpuinfo_ok, flags, nordrand, log, reasons);
         return 0;
 }

@@ -26,9 +26,18 @@ typedef struct KernelInstructionState {
         const char *reason;    /* human-readable reason, NULL when enabled */
 } KernelInstructionState;
 
+typedef enum KernelLogState {
+        KERNEL_LOG_NOT_NEEDED, /* nothing disabled: the log was not read */
+        KERNEL_LOG_READ,
+        KERNEL_LOG_UNREADABLE, /* e.g. EPERM without CAP_SYSLOG */
+        _KERNEL_LOG_MAX,
+} KernelLogState;
+
+const char *kernel_log_state_to_string(KernelLogState s); /* "not-needed", "read", "unreadable" */
+
 typedef struct KernelState {
         KernelInstructionState instr[_RNG_INSTRUCTION_MAX];
-        bool kmsg_readable;
+        KernelLogState log;
 } KernelState;
 
 /* One entry of the reason table. */
@@ -55,9 +64,11 @@ bool kernel_cmdline_has_word(const char *cmdline, size_t len, const char *word);
 void kernel_state_build(KernelState *ret,
                         const bool cpuid[_RNG_INSTRUCTION_MAX],
                         bool cpuinfo_ok, const bool flags[_RNG_INSTRUCTION_MAX],
-                        bool nordrand, bool kmsg_readable,
+                        bool nordrand, KernelLogState log,
                         const KernelReason *const reasons[_RNG_INSTRUCTION_MAX]);
 
-/* Read everything from /proc and /dev/kmsg. Never fails because of the
- * kernel log; returns 0 (problems are described in the reasons). */
+/* Read everything from /proc, and /dev/kmsg only when an instruction that
+ * CPUID advertises was disabled (the log can be megabytes on a long-running
+ * machine). Never fails because of the kernel log; returns 0 (problems are
+ * described in the reasons). */
 int kernel_state_read(const bool cpuid[_RNG_INSTRUCTION_MAX], KernelState *ret);

@@ -115,7 +115,7 @@ int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
         ADD(o, "verdict", STR(verdict_to_string(r->verdict)));
         ADD(o, "exit_code", json_object_new_int(verdict_exit_code(r->verdict)));
         ADD(o, "arch_supported", json_object_new_boolean(r->arch_supported));
-        ADD(o, "kernel_log_readable", json_object_new_boolean(r->kernel_log_readable));
+        ADD(o, "kernel_log", STR(kernel_log_state_to_string(r->kernel_log)));
         ADD(o, "wall_usec", U64(r->wall_nsec / 1000));
 
         params = json_object_new_object();

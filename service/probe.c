@@ -623,7 +623,7 @@ int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *
 
         *ret = (ProbeReport) {
                 .arch_supported = rng_arch_supported(),
-                .kernel_log_readable = kernel && kernel->kmsg_readable,
+                .kernel_log = kernel ? kernel->log : KERNEL_LOG_NOT_NEEDED,
                 .limits = p->limits,
                 .health = p->health,
                 .verdict_params = p->verdict,

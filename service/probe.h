@@ -119,7 +119,7 @@ typedef struct ProbeCpus {
 
 typedef struct ProbeReport {
         bool arch_supported;
-        bool kernel_log_readable;
+        KernelLogState kernel_log;
         ProbeLimits limits;
         HealthParams health;
         VerdictParams verdict_params;

@@ -59,6 +59,7 @@ def check_report(rc, doc, args):
     check(not (set(cpus["skipped_forbidden"]) & allowed), "skipped_forbidden overlaps allowed")
     check(not (set(cpus["skipped_offline"]) & online), "skipped_offline overlaps online")
     flags = cpuinfo_flags()
+    check(doc["kernel_log"] in ("not-needed", "read", "unreadable"), "kernel_log")
 
     worst = "unsupported"
     for ins in doc["instructions"]:
@@ -72,6 +73,8 @@ def check_report(rc, doc, args):
         else:
             check(kstate in ("disabled", "absent"), f"{name}: not in /proc/cpuinfo but state {kstate}")
             check(ins["kernel"]["reason"], f"{name}: disabled without a reason")
+            if kstate == "disabled":
+                check(doc["kernel_log"] != "not-needed", f"{name}: disabled, but the kernel log was not read")
             check((kstate == "absent") == (not ins["cpuid"]), f"{name}: absent iff CPUID lacks it")
 
         if not ins["cpuid"]:

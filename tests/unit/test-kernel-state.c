@@ -108,28 +108,28 @@ static void test_build(void) {
 
         zen5[RNG_RDSEED] = kernel_reason_match(S("RDSEED32 is broken. Disabling the corresponding CPUID bit."));
 
-        kernel_state_build(&k, cpuid_both, true, flags_both, false, true, none);
+        kernel_state_build(&k, cpuid_both, true, flags_both, false, KERNEL_LOG_NOT_NEEDED, none);
         CHECK(k.instr[0].state == KERNEL_STATE_ENABLED && k.instr[1].state == KERNEL_STATE_ENABLED, "enabled");
         CHECK(k.instr[0].reason == NULL, "enabled has no reason");
 
-        kernel_state_build(&k, cpuid_both, true, flags_rdrand, false, true, zen5);
+        kernel_state_build(&k, cpuid_both, true, flags_rdrand, false, KERNEL_LOG_READ, zen5);
         CHECK(k.instr[1].state == KERNEL_STATE_DISABLED && strcmp(k.instr[1].reason_id, "zen5-rdseed32") == 0,
               "zen5 disabled");
 
-        kernel_state_build(&k, cpuid_both, true, flags_rdrand, false, false, none);
+        kernel_state_build(&k, cpuid_both, true, flags_rdrand, false, KERNEL_LOG_UNREADABLE, none);
         CHECK(strcmp(k.instr[1].reason, "unknown (kernel log not readable)") == 0, "kmsg unreadable: %s",
               k.instr[1].reason);
 
-        kernel_state_build(&k, cpuid_both, true, flags_rdrand, false, true, none);
+        kernel_state_build(&k, cpuid_both, true, flags_rdrand, false, KERNEL_LOG_READ, none);
         CHECK(strcmp(k.instr[1].reason, "unknown (no reason in kernel log)") == 0, "no reason");
 
-        kernel_state_build(&k, cpuid_both, true, flags_none, true, true, none);
+        kernel_state_build(&k, cpuid_both, true, flags_none, true, KERNEL_LOG_READ, none);
         CHECK(strcmp(k.instr[0].reason_id, "nordrand") == 0, "nordrand");
 
-        kernel_state_build(&k, cpuid_rdrand, true, flags_rdrand, false, true, none);
+        kernel_state_build(&k, cpuid_rdrand, true, flags_rdrand, false, KERNEL_LOG_NOT_NEEDED, none);
         CHECK(k.instr[1].state == KERNEL_STATE_ABSENT, "absent");
 
-        kernel_state_build(&k, cpuid_both, false, flags_none, false, true, none);
+        kernel_state_build(&k, cpuid_both, false, flags_none, false, KERNEL_LOG_NOT_NEEDED, none);
         CHECK(k.instr[0].state == KERNEL_STATE_UNKNOWN && k.instr[1].state == KERNEL_STATE_UNKNOWN, "unknown");
 }
 
@@ -139,6 +139,7 @@ static void test_read_real(void) {
 
         /* Whatever the machine, reading never fails and gives a state. */
         CHECK_EQ_INT(kernel_state_read(cpuid, &k), 0);
+        CHECK(kernel_log_state_to_string(k.log) != NULL, "log state");
         for (int i = 0; i < 2; i++) {
                 CHECK(kernel_state_kind_to_string(k.instr[i].state) != NULL, "state");
                 CHECK((k.instr[i].state == KERNEL_STATE_ENABLED) == (k.instr[i].reason == NULL), "reason iff not enabled");
