@@ -192,13 +192,12 @@ static int read_small_file(const char *path, char **ret, size_t *ret_len) {
         return 0;
 }
 
-/* Returns whether /dev/kmsg could be read; fills reasons[] with matches. */
-static bool kmsg_scan(const KernelReason *reasons[_RNG_INSTRUCTION_MAX]) {
-        _cleanup_close_ int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RNG_INSTRUCTION_MAX]) {
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
         char buf[8192];
 
         if (fd < 0)
-                return false;
+                return KERNEL_LOG_UNREADABLE;
         for (;;) {
                 ssize_t n = read(fd, buf, sizeof(buf));
                 const KernelReason *m;
@@ -207,11 +206,11 @@ static bool kmsg_scan(const KernelReason *reasons[_RNG_INSTRUCTION_MAX]) {
                         if (errno == EINTR || errno == EPIPE) /* EPIPE: record overwritten, go on */
                                 continue;
                         if (errno == EAGAIN)
-                                return true;
-                        return false; /* EPERM, EINVAL, ...: treat as not readable */
+                                return KERNEL_LOG_READ;
+                        return KERNEL_LOG_UNREADABLE; /* EPERM, EINVAL, ...: treat as not readable */
                 }
                 if (n == 0)
-                        return true;
+                        return KERNEL_LOG_READ;
                 m = kernel_reason_match(buf, n);
                 if (m)
                         reasons[m->instruction] = m;
@@ -243,7 +242,7 @@ int kernel_state_read(const bool cpuid[_RNG_INSTRUCTION_MAX], KernelState *ret) 
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
                 disabled = disabled || (cpuinfo_ok && cpuid[i] && !flags[i]);
         if (disabled)
-                log = kmsg_scan(reasons) ? KERNEL_LOG_READ : KERNEL_LOG_UNREADABLE;
+                log = kernel_log_scan("/dev/kmsg", reasons);
         kernel_state_build(ret, cpuid, cpuinfo_ok, flags, nordrand, log, reasons);
         return 0;
 }

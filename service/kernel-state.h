@@ -67,6 +67,10 @@ void kernel_state_build(KernelState *ret,
                         bool nordrand, KernelLogState log,
                         const KernelReason *const reasons[_RNG_INSTRUCTION_MAX]);
 
+/* Read kernel log records from path (/dev/kmsg: one record per read(),
+ * until EAGAIN) and fill reasons[] with matches. */
+KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RNG_INSTRUCTION_MAX]);
+
 /* Read everything from /proc, and /dev/kmsg only when an instruction that
  * CPUID advertises was disabled (the log can be megabytes on a long-running
  * machine). Never fails because of the kernel log; returns 0 (problems are

@@ -2,7 +2,9 @@
 
 /* /proc/cpuinfo, /proc/cmdline and kernel log parsers, including bad and odd input. */
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kernel-state.h"
 #include "macro.h"
@@ -133,6 +135,29 @@ static void test_build(void) {
         CHECK(k.instr[0].state == KERNEL_STATE_UNKNOWN && k.instr[1].state == KERNEL_STATE_UNKNOWN, "unknown");
 }
 
+static void test_log_scan(void) {
+        const KernelReason *reasons[2] = {};
+        char path[] = "/tmp/test-kernel-state-XXXXXX";
+        int fd = mkstemp(path);
+        static const char log[] = "6,1,2,-;random: crng init done\n"
+                                  "4,2,3,-;x86/cpu: RDSEED32 is broken. Disabling the corresponding CPUID bit.\n";
+
+        CHECK(kernel_log_scan("/nonexistent/kmsg", reasons) == KERNEL_LOG_UNREADABLE, "missing file");
+        CHECK(fd >= 0, "mkstemp");
+        if (fd < 0)
+                return;
+        CHECK(write(fd, log, sizeof(log) - 1) == (ssize_t) sizeof(log) - 1, "write");
+        close(fd);
+        CHECK(kernel_log_scan(path, reasons) == KERNEL_LOG_READ, "regular file");
+        CHECK(reasons[RNG_RDSEED] && strcmp(reasons[RNG_RDSEED]->id, "zen5-rdseed32") == 0, "reason found");
+        CHECK(reasons[RNG_RDRAND] == NULL, "no RDRAND reason");
+        unlink(path);
+
+        /* The real log: readable or not, never an error. */
+        KernelLogState s = kernel_log_scan("/dev/kmsg", reasons);
+        CHECK(s == KERNEL_LOG_READ || s == KERNEL_LOG_UNREADABLE, "/dev/kmsg: %d", s);
+}
+
 static void test_read_real(void) {
         bool cpuid[2] = { rng_cpuid_supported(RNG_RDRAND), rng_cpuid_supported(RNG_RDSEED) };
         KernelState k;
@@ -151,6 +176,7 @@ int main(void) {
         test_cpuinfo();
         test_cmdline();
         test_build();
+        test_log_scan();
         test_read_real();
         return test_result("test-kernel-state");
 }
