@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli-probe.h"
@@ -12,6 +11,7 @@
 #include "parse-util.h"
 #include "probe-json.h"
 #include "probe-table.h"
+#include "time-util.h"
 
 void probe_help(FILE *f) {
         fprintf(f,
@@ -156,18 +156,11 @@ typedef struct Progress {
         bool shown;
 } Progress;
 
-static uint64_t mono_nsec(void) {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t) ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
-
 static void progress_cb(const ProbeRun *run, unsigned index, unsigned total, void *userdata) {
         Progress *p = userdata;
 
         /* Only for runs longer than 2 s (planned or so far). */
-        if (p->planned_usec <= 2000000 && mono_nsec() - p->start_nsec <= 2000000000u)
+        if (p->planned_usec <= 2000000 && now_nsec() - p->start_nsec <= 2000000000u)
                 return;
         fprintf(stderr, "\r\033[K[%u/%u] %s %u-bit %s, %u thread%s...", index + 1, total,
                 rng_instruction_upper_to_string(run->instruction), run->width, probe_mode_to_string(run->mode),
@@ -179,7 +172,7 @@ static void progress_cb(const ProbeRun *run, unsigned index, unsigned total, voi
 int verb_probe(int argc, char *argv[]) {
         _cleanup_json_ struct json_object *j = NULL;
         bool cpuid[_RNG_INSTRUCTION_MAX];
-        Progress progress = { .start_nsec = mono_nsec() };
+        Progress progress = { .start_nsec = now_nsec() };
         KernelState kernel;
         ProbeReport report;
         ProbeArgs args;

@@ -5,11 +5,11 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "macro.h"
 #include "parse-util.h"
 #include "probe.h"
+#include "time-util.h"
 
 /* Tries between two clock reads: the time budget is checked every BATCH
  * tries (~130 us for a slow RDSEED at 1 us/try), and the clock (~25 ns)
@@ -84,13 +84,6 @@ void probe_wilson(uint64_t k, uint64_t n, double z, double *ret_low, double *ret
                 *ret_low = 0;
         if (k == n)
                 *ret_high = 1;
-}
-
-static uint64_t now_nsec(void) {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t) ts.tv_sec * UINT64_C(1000000000) + (uint64_t) ts.tv_nsec;
 }
 
 /* The result of one thread's stream. */
