@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
-/* rng-health: dispatches verbs. Only `probe` exists for now. */
+/* rng-health: dispatches verbs. */
 
 #include <stdio.h>
 #include <string.h>
 
+#include "cli-monitor.h"
 #include "cli-probe.h"
+#include "cli-report.h"
 
 #ifndef PROJECT_VERSION
 #define PROJECT_VERSION "unknown"
@@ -19,12 +21,15 @@ static void help(FILE *f) {
                 "\n"
                 "Commands:\n"
                 "  probe        Measure exhaustion and output sanity (see 'rng-health probe --help')\n"
+                "  monitor      Run as the daemon of rng-health.service (see 'rng-health monitor --help')\n"
+                "  report       Summarize this and earlier boots from the journal (see 'rng-health report --help')\n"
                 "\n"
                 "Options:\n"
                 "  -h --help    Show this help\n"
                 "  --version    Show the version\n"
                 "\n"
-                "Exit status: 0 ok, 1 runtime error, 2 usage error, 3 exhausted, 4 broken.\n");
+                "Exit status: 0 ok, 1 runtime error, 2 usage error, 3 exhausted, 4 broken;\n"
+                "monitor and report document theirs in their --help and in rng-health(8).\n");
 }
 
 int main(int argc, char *argv[]) {
@@ -42,6 +47,10 @@ int main(int argc, char *argv[]) {
         }
         if (strcmp(argv[1], "probe") == 0)
                 return verb_probe(argc - 1, argv + 1);
+        if (strcmp(argv[1], "monitor") == 0)
+                return verb_monitor(argc - 1, argv + 1);
+        if (strcmp(argv[1], "report") == 0)
+                return verb_report(argc - 1, argv + 1);
 
         fprintf(stderr, "rng-health: %s: unknown command (try --help)\n", argv[1]);
         return 2;

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <string.h>
+
+#include <systemd/sd-daemon.h>
+
+#include "cli-monitor.h"
+#include "macro.h"
+#include "monitor.h"
+
+void monitor_help(FILE *f) {
+        fprintf(f,
+                "Usage: rng-health monitor [OPTIONS]\n"
+                "\n"
+                "Run as the daemon of rng-health.service: probe RDRAND/RDSEED at start,\n"
+                "report to the journal and to the service manager (STATUS=), re-probe\n"
+                "periodically and on SIGHUP (reload), exit with failure on FailOn=.\n"
+                "Configuration: rng-health.conf(5).\n"
+                "\n"
+                "Options:\n"
+                "  --root DIR   Read the configuration (and /proc/cpuinfo and /sys for the\n"
+                "               confidential VM detection) below DIR (for tests)\n"
+                "  -h --help    Show this help\n"
+                "\n"
+                "Exit status:\n"
+                "  0   stopped by SIGTERM or SIGINT\n"
+                "  1   runtime error\n"
+                "  2   usage error\n"
+                "  3   FailOn= matched, verdict exhausted\n"
+                "  4   FailOn= matched, verdict broken\n"
+                "  5   FailOn= matched, verdict degraded\n"
+                "  6   FailOn= matched, verdict unsupported\n"
+                "  7   FailOn= matched, verdict ok (FailOn=ok: a drill of the failure path)\n"
+                "  78  bad configuration at start (file:line and key in the journal)\n");
+}
+
+int verb_monitor(int argc, char *argv[]) {
+        enum { ARG_ROOT = 0x100 };
+        static const struct option options[] = {
+                { "root", required_argument, NULL, ARG_ROOT },
+                { "help", no_argument, NULL, 'h' },
+                {},
+        };
+        _cleanup_(manager_freep) Manager *m = NULL;
+        const char *root = NULL;
+        sigset_t mask;
+        int c, r;
+
+        optind = 0;
+        opterr = 0;
+        while ((c = getopt_long(argc, argv, ":h", options, NULL)) >= 0)
+                switch (c) {
+                case 'h':
+                        monitor_help(stdout);
+                        return EXIT_MONITOR_OK;
+                case ARG_ROOT:
+                        root = optarg;
+                        break;
+                case ':':
+                        fprintf(stderr, "rng-health monitor: %s: missing value\n", argv[optind - 1]);
+                        return EXIT_MONITOR_USAGE;
+                default:
+                        fprintf(stderr, "rng-health monitor: %s: unknown option\n", argv[optind - 1]);
+                        return EXIT_MONITOR_USAGE;
+                }
+        if (optind < argc) {
+                fprintf(stderr, "rng-health monitor: %s: unexpected argument\n", argv[optind]);
+                return EXIT_MONITOR_USAGE;
+        }
+
+        /* Before any thread exists (the probe's contention threads inherit
+         * the mask): sd-event takes these through a signalfd. */
+        sigemptyset(&mask);
+        sigaddset(&mask, SIGTERM);
+        sigaddset(&mask, SIGINT);
+        sigaddset(&mask, SIGHUP);
+        if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0) {
+                log_error_errno(negative_errno(), "failed to block signals: %m");
+                return EXIT_MONITOR_ERROR;
+        }
+
+        r = manager_new(root, &m);
+        if (r == -EINVAL)
+                return EXIT_MONITOR_CONFIG;
+        if (r < 0)
+                return EXIT_MONITOR_ERROR;
+        r = manager_start(m);
+        if (r < 0) {
+                (void) sd_notifyf(false, "STATUS=Failed to start: %s", strerror(-r));
+                return EXIT_MONITOR_ERROR;
+        }
+        r = manager_run(m);
+        (void) sd_notify(false, "STOPPING=1");
+        return r;
+}

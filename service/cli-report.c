@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli-report.h"
+#include "macro.h"
+#include "parse-util.h"
+#include "probe-json.h"
+
+enum {
+        EXIT_REPORT_OK = 0,
+        EXIT_REPORT_ERROR = 1,
+        EXIT_REPORT_USAGE = 2,
+};
+
+void report_help(FILE *f) {
+        fprintf(f,
+                "Usage: rng-health report [OPTIONS]\n"
+                "\n"
+                "Summarize rng-health's journal events, one block per boot: verdicts,\n"
+                "failure rates, output-check failures, configuration and policy events.\n"
+                "\n"
+                "Options:\n"
+                "  --json          Machine-readable output (schema rng-health.report/1)\n"
+                "  -b --boot[=ID|OFFSET]\n"
+                "                  Only one boot: the current one (no value or 0), a boot ID,\n"
+                "                  or -N: the Nth boot with rng-health events before this one\n"
+                "  -S --since=TIME Only events since TIME: \"2026-12-03 06:00:00\",\n"
+                "                  \"2026-12-03\", today, yesterday, or -6h, -30min, -2d\n"
+                "  -h --help       Show this help\n"
+                "\n"
+                "Exit status: 0 ok (also when there are no events), 1 the journal could\n"
+                "not be read or the boot was not found, 2 usage error.\n");
+}
+
+int parse_since(const char *s, uint64_t now_usec, uint64_t *ret) {
+        static const char *const formats[] = { "%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d" };
+        time_t now = (time_t) (now_usec / 1000000);
+        struct tm tm;
+
+        if (s[0] == '-') {
+                static const struct {
+                        const char *suffix;
+                        uint64_t usec;
+                } units[] = { { "s", 1000000ull }, { "min", 60000000ull }, { "h", 3600000000ull }, { "d", 86400000000ull } };
+                char *end;
+                unsigned long long v;
+
+                if (s[1] < '0' || s[1] > '9')
+                        return -EINVAL;
+                errno = 0;
+                v = strtoull(s + 1, &end, 10);
+                if (errno != 0)
+                        return -EINVAL;
+                for (size_t i = 0; i < ELEMENTSOF(units); i++)
+                        if (strcmp(end, units[i].suffix) == 0) {
+                                if (v > now_usec / units[i].usec)
+                                        return -ERANGE;
+                                *ret = now_usec - v * units[i].usec;
+                                return 0;
+                        }
+                return -EINVAL;
+        }
+        if (strcmp(s, "today") == 0 || strcmp(s, "yesterday") == 0) {
+                if (!localtime_r(&now, &tm))
+                        return -EINVAL;
+                tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+                if (s[0] == 'y')
+                        tm.tm_mday--;
+                tm.tm_isdst = -1;
+                *ret = (uint64_t) mktime(&tm) * 1000000u;
+                return 0;
+        }
+        for (size_t i = 0; i < ELEMENTSOF(formats); i++) {
+                const char *end;
+
+                memset(&tm, 0, sizeof(tm));
+                end = strptime(s, formats[i], &tm);
+                if (end && *end == '\0') {
+                        time_t t;
+
+                        tm.tm_isdst = -1;
+                        t = mktime(&tm);
+                        if (t < 0)
+                                return -ERANGE;
+                        *ret = (uint64_t) t * 1000000u;
+                        return 0;
+                }
+        }
+        return -EINVAL;
+}
+
+static int usage(const char *fmt, const char *a) {
+        fprintf(stderr, "rng-health report: ");
+        fprintf(stderr, fmt, a);
+        fputc('\n', stderr);
+        return -EINVAL;
+}
+
+static int parse_boot(const char *s, ReportFilter *f) {
+        uint64_t u;
+
+        f->boot = true;
+        if (!s || strcmp(s, "0") == 0) {
+                f->boot_offset = 0;
+                return 0;
+        }
+        if (s[0] == '-' && parse_u64(s + 1, &u) == 0 && u > 0 && u < 100000) {
+                f->boot_offset = -(int) u;
+                return 0;
+        }
+        if (sd_id128_from_string(s, &f->boot_id) >= 0) {
+                f->boot_is_id = true;
+                return 0;
+        }
+        return usage("--boot: invalid value '%s' (expected a boot ID, 0 or -N)", s);
+}
+
+int report_parse_args(int argc, char *argv[], ReportArgs *ret) {
+        enum { ARG_JSON = 0x100 };
+        static const struct option options[] = {
+                { "json", no_argument, NULL, ARG_JSON },
+                { "boot", optional_argument, NULL, 'b' },
+                { "since", required_argument, NULL, 'S' },
+                { "help", no_argument, NULL, 'h' },
+                {},
+        };
+        struct timespec ts;
+        int c;
+
+        *ret = (ReportArgs) {};
+        clock_gettime(CLOCK_REALTIME, &ts);
+        optind = 0;
+        opterr = 0;
+        while ((c = getopt_long(argc, argv, ":hb::S:", options, NULL)) >= 0)
+                switch (c) {
+                case 'h':
+                        ret->help = true;
+                        break;
+                case ARG_JSON:
+                        ret->json = true;
+                        break;
+                case 'b':
+                        /* "--boot -1" as well as "--boot=-1" */
+                        if (!optarg && optind < argc && argv[optind][0] == '-' && argv[optind][1] >= '0' &&
+                            argv[optind][1] <= '9')
+                                optarg = argv[optind++];
+                        else if (!optarg && optind < argc && argv[optind][0] != '-')
+                                optarg = argv[optind++];
+                        if (parse_boot(optarg, &ret->filter) < 0)
+                                return -EINVAL;
+                        break;
+                case 'S':
+                        if (parse_since(optarg, (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u,
+                                        &ret->filter.since_usec) < 0)
+                                return usage("--since: invalid time '%s' (expected e.g. \"2026-12-03 06:00:00\", today, -6h)",
+                                             optarg);
+                        break;
+                case ':':
+                        return usage("%s: missing value", argv[optind - 1]);
+                default:
+                        return usage("%s: unknown option", argv[optind - 1]);
+                }
+        if (optind < argc)
+                return usage("%s: unexpected argument", argv[optind]);
+        return 0;
+}
+
+int verb_report(int argc, char *argv[]) {
+        _cleanup_json_ struct json_object *j = NULL;
+        sd_id128_t current = {};
+        ReportArgs args;
+        Report report;
+        int r;
+
+        if (report_parse_args(argc, argv, &args) < 0)
+                return EXIT_REPORT_USAGE;
+        if (args.help) {
+                report_help(stdout);
+                return EXIT_REPORT_OK;
+        }
+        (void) sd_id128_get_boot(&current);
+
+        r = report_read_journal(&args.filter, &report);
+        if (r == -ENXIO) {
+                fprintf(stderr, "rng-health report: --boot: no such boot with rng-health events\n");
+                return EXIT_REPORT_ERROR;
+        }
+        if (r < 0) {
+                log_error_errno(r, "failed to read the journal: %s", strerror(-r));
+                return EXIT_REPORT_ERROR;
+        }
+
+        if (args.json) {
+                r = report_to_json(&report, current, &j);
+                if (r >= 0)
+                        puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+        } else
+                report_print(&report, current, stdout);
+        report_done(&report);
+        if (r < 0) {
+                log_error_errno(r, "failed to build JSON: %s", strerror(-r));
+                return EXIT_REPORT_ERROR;
+        }
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+                log_error_errno(-EIO, "failed to write output");
+                return EXIT_REPORT_ERROR;
+        }
+        return EXIT_REPORT_OK;
+}

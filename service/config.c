@@ -1,0 +1,527 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include <ini.h>
+
+#include "config.h"
+#include "macro.h"
+#include "parse-util.h"
+
+static const char *const config_dirs[] = { "/etc", "/run", "/usr/lib" };
+#define CONFIG_MAIN "rng-health/rng-health.conf"
+#define CONFIG_DROPIN_DIR "rng-health/rng-health.conf.d"
+
+void config_default(Config *ret) {
+        *ret = (Config) {
+                .reprobe_usec = CONFIG_REPROBE_DEFAULT_USEC,
+                .confidential_vm = CVM_SETTING_AUTO,
+        };
+        probe_params_default(&ret->probe);
+}
+
+unsigned config_fail_on(const Config *c, bool cvm) {
+        if (c->fail_on_set)
+                return c->fail_on;
+        return cvm ? CONFIG_FAIL_ON_CVM_DEFAULT : 0;
+}
+
+void config_error_format(const ConfigError *e, char *buf, size_t len) {
+        if (e->line > 0)
+                snprintf(buf, len, "%s:%u: %s%s%s", e->file, e->line, e->key, e->key[0] ? ": " : "", e->message);
+        else
+                snprintf(buf, len, "%s: %s", e->file, e->message);
+}
+
+/* ---- values ---- */
+
+typedef struct ParseState {
+        Config config;
+        ConfigError *err;
+        const char *file;
+        FILE *f;
+        unsigned line;
+        bool failed;
+        bool instructions_set, widths_set;
+        /* where MinAttempts=/MaxAttempts= were last set, for the cross check */
+        char min_file[PATH_MAX], max_file[PATH_MAX];
+        unsigned min_line, max_line;
+        unsigned seq, min_seq, max_seq; /* order of assignments */
+} ParseState;
+
+typedef int (*ValueParser)(ParseState *s, const char *value, char *msg, size_t len);
+
+/* Calls fn on each space-separated word of value. */
+static int for_each_word(ParseState *s, const char *value, char *msg, size_t len,
+                         int (*fn)(ParseState *s, const char *word, char *msg, size_t len)) {
+        _cleanup_free_ char *copy = strdup(value);
+        char *save = NULL;
+        int r;
+
+        if (!copy)
+                return -ENOMEM;
+        for (char *w = strtok_r(copy, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
+                r = fn(s, w, msg, len);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int word_instruction(ParseState *s, const char *w, char *msg, size_t len) {
+        int i = rng_instruction_from_string(w);
+
+        if (i < 0) {
+                snprintf(msg, len, "invalid instruction '%s' (expected rdrand, rdseed)", w);
+                return -EINVAL;
+        }
+        s->config.probe.instructions |= 1u << i;
+        return 0;
+}
+
+static int parse_instructions(ParseState *s, const char *value, char *msg, size_t len) {
+        if (!value[0]) {
+                s->config.probe.instructions = (1u << _RNG_INSTRUCTION_MAX) - 1;
+                s->instructions_set = false;
+                return 0;
+        }
+        if (!s->instructions_set)
+                s->config.probe.instructions = 0;
+        s->instructions_set = true;
+        return for_each_word(s, value, msg, len, word_instruction);
+}
+
+static int word_width(ParseState *s, const char *w, char *msg, size_t len) {
+        uint64_t u;
+
+        if (parse_u64(w, &u) < 0 || u > 64 || rng_width_index((unsigned) u) < 0) {
+                snprintf(msg, len, "invalid width '%s' (expected 16, 32, 64)", w);
+                return -EINVAL;
+        }
+        s->config.probe.widths |= 1u << rng_width_index((unsigned) u);
+        return 0;
+}
+
+static int parse_widths(ParseState *s, const char *value, char *msg, size_t len) {
+        if (!value[0]) {
+                s->config.probe.widths = (1u << RNG_N_WIDTHS) - 1;
+                s->widths_set = false;
+                return 0;
+        }
+        if (!s->widths_set)
+                s->config.probe.widths = 0;
+        s->widths_set = true;
+        return for_each_word(s, value, msg, len, word_width);
+}
+
+static int parse_threads(ParseState *s, const char *value, char *msg, size_t len) {
+        uint64_t u;
+
+        if (strcmp(value, "all") == 0 || !value[0]) {
+                s->config.probe.threads = 0;
+                return 0;
+        }
+        if (parse_u64(value, &u) < 0 || u < 1 || u > CPU_SETSIZE) {
+                snprintf(msg, len, "invalid value '%s' (expected all or a number of threads from 1 to %d)", value,
+                         CPU_SETSIZE);
+                return -EINVAL;
+        }
+        s->config.probe.threads = (unsigned) u;
+        return 0;
+}
+
+static int parse_budget(ParseState *s, const char *value, char *msg, size_t len) {
+        uint64_t u;
+
+        if (parse_duration_usec(value, &u) < 0 || u > 10 * 1000000ull) {
+                snprintf(msg, len, "invalid time '%s' (expected 1us to 10s per run, e.g. 2ms)", value);
+                return -EINVAL;
+        }
+        s->config.probe.limits.budget_usec = u;
+        return 0;
+}
+
+static int parse_count(const char *value, uint64_t min, uint64_t max, uint64_t *ret, char *msg, size_t len) {
+        uint64_t u;
+
+        if (parse_u64(value, &u) < 0 || u < min || u > max) {
+                snprintf(msg, len, "invalid number '%s' (expected %llu to %llu)", value, (unsigned long long) min,
+                         (unsigned long long) max);
+                return -EINVAL;
+        }
+        *ret = u;
+        return 0;
+}
+
+static int parse_max_attempts(ParseState *s, const char *value, char *msg, size_t len) {
+        snprintf(s->max_file, sizeof(s->max_file), "%s", s->file);
+        s->max_line = s->line;
+        s->max_seq = ++s->seq;
+        return parse_count(value, 1, 1ull << 32, &s->config.probe.limits.max_attempts, msg, len);
+}
+
+static int parse_min_attempts(ParseState *s, const char *value, char *msg, size_t len) {
+        snprintf(s->min_file, sizeof(s->min_file), "%s", s->file);
+        s->min_line = s->line;
+        s->min_seq = ++s->seq;
+        return parse_count(value, 1, 1ull << 32, &s->config.probe.limits.min_attempts, msg, len);
+}
+
+static int parse_kernel_retries(ParseState *s, const char *value, char *msg, size_t len) {
+        return parse_count(value, 1, 1000, &s->config.probe.verdict.kernel_retries, msg, len);
+}
+
+static int parse_degraded_min(ParseState *s, const char *value, char *msg, size_t len) {
+        return parse_count(value, 1, UINT32_MAX, &s->config.probe.verdict.degraded_min_failures, msg, len);
+}
+
+static int parse_exhausted_min(ParseState *s, const char *value, char *msg, size_t len) {
+        return parse_count(value, 1, UINT32_MAX, &s->config.probe.verdict.exhausted_min_loop_failures, msg, len);
+}
+
+/* "0"/"off": off; else a number with us, ms, s, min, h or d (default s). */
+static int parse_interval(ParseState *s, const char *value, char *msg, size_t len) {
+        static const struct {
+                const char *suffix;
+                double usec;
+        } units[] = {
+                { "us", 1 }, { "ms", 1e3 }, { "s", 1e6 }, { "", 1e6 }, { "min", 60e6 }, { "h", 3600e6 }, { "d", 86400e6 },
+        };
+        char *end;
+        double v;
+
+        if (strcmp(value, "off") == 0 || strcmp(value, "0") == 0) {
+                s->config.reprobe_usec = 0;
+                return 0;
+        }
+        if ((value[0] >= '0' && value[0] <= '9') || value[0] == '.') {
+                errno = 0;
+                v = strtod(value, &end);
+                if (errno == 0 && end != value && isfinite(v))
+                        for (size_t i = 0; i < ELEMENTSOF(units); i++)
+                                if (strcmp(end, units[i].suffix) == 0) {
+                                        double us = v * units[i].usec;
+
+                                        if (us < 1e6 || us > 365 * 86400e6)
+                                                break;
+                                        s->config.reprobe_usec = (uint64_t) us;
+                                        return 0;
+                                }
+        }
+        snprintf(msg, len, "invalid interval '%s' (expected 0 or off, or 1s to 365d, e.g. 6h, 30min)", value);
+        return -EINVAL;
+}
+
+static int word_fail_on(ParseState *s, const char *w, char *msg, size_t len) {
+        if (strcmp(w, "none") == 0)
+                return 0;
+        for (int v = 0; v < _VERDICT_MAX; v++)
+                if (strcmp(w, verdict_to_string(v)) == 0) {
+                        s->config.fail_on |= 1u << v;
+                        return 0;
+                }
+        snprintf(msg, len, "invalid verdict '%s' (expected degraded, exhausted, broken, unsupported, ok or none)", w);
+        return -EINVAL;
+}
+
+static int parse_fail_on(ParseState *s, const char *value, char *msg, size_t len) {
+        if (!value[0]) {
+                s->config.fail_on_set = false;
+                s->config.fail_on = 0;
+                return 0;
+        }
+        s->config.fail_on_set = true;
+        return for_each_word(s, value, msg, len, word_fail_on);
+}
+
+static int parse_cvm(ParseState *s, const char *value, char *msg, size_t len) {
+        static const char *const names[_CVM_SETTING_MAX] = { "auto", "yes", "no" };
+
+        for (int i = 0; i < _CVM_SETTING_MAX; i++)
+                if (strcmp(value, names[i]) == 0) {
+                        s->config.confidential_vm = i;
+                        return 0;
+                }
+        snprintf(msg, len, "invalid value '%s' (expected auto, yes or no)", value);
+        return -EINVAL;
+}
+
+static const struct {
+        const char *section, *key;
+        ValueParser parse;
+} config_keys[] = {
+        { "Probe", "Instructions", parse_instructions },
+        { "Probe", "Widths", parse_widths },
+        { "Probe", "Threads", parse_threads },
+        { "Probe", "BudgetSec", parse_budget },
+        { "Probe", "MaxAttempts", parse_max_attempts },
+        { "Probe", "MinAttempts", parse_min_attempts },
+        { "Thresholds", "KernelRetries", parse_kernel_retries },
+        { "Thresholds", "DegradedMinFailures", parse_degraded_min },
+        { "Thresholds", "ExhaustedMinLoopFailures", parse_exhausted_min },
+        { "Monitor", "ReprobeIntervalSec", parse_interval },
+        { "Policy", "FailOn", parse_fail_on },
+        { "Policy", "ConfidentialVM", parse_cvm },
+};
+
+/* ---- files ---- */
+
+static void set_error(ParseState *s, const char *file, unsigned line, const char *section, const char *key,
+                      const char *msg) {
+        if (s->failed)
+                return; /* the first error is the one reported */
+        s->failed = true;
+        snprintf(s->err->file, sizeof(s->err->file), "%s", file);
+        s->err->line = line;
+        if (section && key)
+                snprintf(s->err->key, sizeof(s->err->key), "[%s] %s=", section, key);
+        else
+                s->err->key[0] = '\0';
+        snprintf(s->err->message, sizeof(s->err->message), "%s", msg);
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value) {
+        ParseState *s = user;
+        char msg[256];
+        bool section_known = false;
+
+        for (size_t i = 0; i < ELEMENTSOF(config_keys); i++) {
+                if (strcmp(section, config_keys[i].section) != 0)
+                        continue;
+                section_known = true;
+                if (strcmp(name, config_keys[i].key) != 0)
+                        continue;
+                if (config_keys[i].parse(s, value, msg, sizeof(msg)) < 0) {
+                        set_error(s, s->file, s->line, section, name, msg);
+                        return 0;
+                }
+                return 1;
+        }
+        if (!section[0])
+                set_error(s, s->file, s->line, NULL, NULL, "assignment outside of a section");
+        else if (!section_known) {
+                snprintf(msg, sizeof(msg), "unknown section [%s]", section);
+                set_error(s, s->file, s->line, NULL, NULL, msg);
+        } else
+                set_error(s, s->file, s->line, section, name, "unknown key");
+        return 0;
+}
+
+/* fgets with a line counter, so the handler knows where it is. */
+static char *reader(char *str, int num, void *stream) {
+        ParseState *s = stream;
+        char *p = fgets(str, num, s->f);
+
+        if (p && (strchr(p, '\n') || feof(s->f)))
+                s->line++;
+        return p;
+}
+
+static int parse_file(ParseState *s, const char *path) {
+        _cleanup_fclose_ FILE *f = NULL;
+        int r;
+
+        f = fopen(path, "re");
+        if (!f) {
+                r = negative_errno();
+                set_error(s, path, 0, NULL, NULL, strerror(-r));
+                return r;
+        }
+        s->f = f;
+        s->file = path;
+        s->line = 0;
+        r = ini_parse_stream(reader, s, handler, s);
+        s->f = NULL;
+        if (r < 0) {
+                set_error(s, path, 0, NULL, NULL, "out of memory or unreadable");
+                return -ENOMEM;
+        }
+        if (r > 0) {
+                /* A syntax error the handler never saw (e.g. no "=" or an unclosed "["). */
+                set_error(s, path, (unsigned) r, NULL, NULL, "syntax error (expected [Section] or Key=value)");
+                return -EINVAL;
+        }
+        return s->failed ? -EINVAL : 0;
+}
+
+static char *path_join3(const char *root, const char *a, const char *b) {
+        char *s;
+
+        if (asprintf(&s, "%s%s/%s", root && strcmp(root, "/") != 0 ? root : "", a, b) < 0)
+                return NULL;
+        return s;
+}
+
+/* Masked: empty or /dev/null (what a symlink to /dev/null resolves to). */
+static bool is_masked(const char *path) {
+        struct stat st;
+
+        return stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size == 0));
+}
+
+static bool exists(const char *path) {
+        struct stat st;
+
+        return lstat(path, &st) == 0;
+}
+
+static int strcmp_ptr(const void *a, const void *b) {
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+void config_files_free(char **files) {
+        if (!files)
+                return;
+        for (char **f = files; *f; f++)
+                free(*f);
+        free(files);
+}
+
+static inline void config_files_freep(char ***p) {
+        config_files_free(*p);
+}
+
+static int list_push(char ***list, size_t *n, char *s) {
+        char **l;
+
+        if (!s)
+                return -ENOMEM;
+        l = realloc(*list, (*n + 2) * sizeof(char *));
+        if (!l) {
+                free(s);
+                return -ENOMEM;
+        }
+        l[(*n)++] = s;
+        l[*n] = NULL;
+        *list = l;
+        return 0;
+}
+
+int config_files(const char *root, char ***ret) {
+        _cleanup_(config_files_freep) char **names = NULL, **files = NULL;
+        size_t n_names = 0, n_files = 0;
+        int r;
+
+        /* Main file: the first one that exists. */
+        for (size_t d = 0; d < ELEMENTSOF(config_dirs); d++) {
+                _cleanup_free_ char *p = path_join3(root, config_dirs[d], CONFIG_MAIN);
+
+                if (!p)
+                        return -ENOMEM;
+                if (!exists(p))
+                        continue;
+                if (!is_masked(p)) {
+                        r = list_push(&files, &n_files, p);
+                        p = NULL;
+                        if (r < 0)
+                                return r;
+                }
+                break;
+        }
+
+        /* Drop-in names across the three directories, each once. */
+        for (size_t d = 0; d < ELEMENTSOF(config_dirs); d++) {
+                _cleanup_free_ char *dir = path_join3(root, config_dirs[d], CONFIG_DROPIN_DIR);
+                DIR *dp;
+                struct dirent *de;
+
+                if (!dir)
+                        return -ENOMEM;
+                dp = opendir(dir);
+                if (!dp) {
+                        if (errno == ENOENT || errno == ENOTDIR)
+                                continue;
+                        return negative_errno();
+                }
+                while ((de = readdir(dp))) {
+                        size_t l = strlen(de->d_name);
+                        bool dup = false;
+
+                        if (de->d_name[0] == '.' || l < 6 || strcmp(de->d_name + l - 5, ".conf") != 0)
+                                continue;
+                        for (size_t i = 0; i < n_names; i++)
+                                dup = dup || strcmp(names[i], de->d_name) == 0;
+                        if (dup)
+                                continue;
+                        r = list_push(&names, &n_names, strdup(de->d_name));
+                        if (r < 0) {
+                                closedir(dp);
+                                return r;
+                        }
+                }
+                closedir(dp);
+        }
+        if (n_names > 0)
+                qsort(names, n_names, sizeof(char *), strcmp_ptr);
+
+        /* For each name, the directory with the highest precedence wins. */
+        for (size_t i = 0; i < n_names; i++)
+                for (size_t d = 0; d < ELEMENTSOF(config_dirs); d++) {
+                        _cleanup_free_ char *dir = path_join3(root, config_dirs[d], CONFIG_DROPIN_DIR);
+                        _cleanup_free_ char *p = dir ? path_join3(NULL, dir, names[i]) : NULL;
+
+                        if (!p)
+                                return -ENOMEM;
+                        if (!exists(p))
+                                continue;
+                        if (!is_masked(p)) {
+                                r = list_push(&files, &n_files, p);
+                                p = NULL;
+                                if (r < 0)
+                                        return r;
+                        }
+                        break;
+                }
+
+        if (!files) {
+                files = calloc(1, sizeof(char *));
+                if (!files)
+                        return -ENOMEM;
+        }
+        *ret = files;
+        files = NULL;
+        return 0;
+}
+
+int config_load(const char *root, Config *ret, ConfigError *err) {
+        _cleanup_(config_files_freep) char **files = NULL;
+        ParseState s = { .err = err };
+        int r;
+
+        *err = (ConfigError) {};
+        config_default(&s.config);
+
+        r = config_files(root, &files);
+        if (r < 0) {
+                snprintf(err->file, sizeof(err->file), "%s%s/%s", root ?: "", config_dirs[0], CONFIG_DROPIN_DIR);
+                snprintf(err->message, sizeof(err->message), "cannot list configuration: %s", strerror(-r));
+                return r;
+        }
+        for (char **f = files; *f; f++) {
+                r = parse_file(&s, *f);
+                if (r < 0)
+                        return r;
+        }
+
+        /* Cross-key check, reported where the later of the two was set. */
+        if (s.config.probe.limits.min_attempts > s.config.probe.limits.max_attempts) {
+                bool min_later = s.min_seq > s.max_seq;
+                char msg[256];
+
+                snprintf(msg, sizeof(msg), "MinAttempts=%llu exceeds MaxAttempts=%llu",
+                         (unsigned long long) s.config.probe.limits.min_attempts,
+                         (unsigned long long) s.config.probe.limits.max_attempts);
+                set_error(&s, min_later ? s.min_file : s.max_file, min_later ? s.min_line : s.max_line, "Probe",
+                          min_later ? "MinAttempts" : "MaxAttempts", msg);
+                return -EINVAL;
+        }
+
+        *ret = s.config;
+        return 0;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* rng-health.conf(5): the main file, then drop-ins, parsed with inih.
+ *
+ *   main file: the first of ROOT/etc, ROOT/run, ROOT/usr/lib
+ *              /rng-health/rng-health.conf
+ *   drop-ins:  *.conf in ROOT/{etc,run,usr/lib}/rng-health/rng-health.conf.d/,
+ *              sorted by file name across the three directories; for the
+ *              same name /etc hides /run hides /usr/lib; a drop-in (or main
+ *              file) that is empty or a symlink to /dev/null masks.
+ * Later assignments override earlier ones; list keys (Instructions=,
+ * Widths=, FailOn=) append, and an empty assignment resets them to the
+ * default. Unknown sections and keys are errors. */
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "probe.h"
+
+typedef enum ConfidentialVmSetting {
+        CVM_SETTING_AUTO,
+        CVM_SETTING_YES,
+        CVM_SETTING_NO,
+        _CVM_SETTING_MAX,
+} ConfidentialVmSetting;
+
+#define CONFIG_REPROBE_DEFAULT_USEC (6ull * 3600 * 1000000)
+#define CONFIG_FAIL_ON_CVM_DEFAULT ((1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN))
+
+typedef struct Config {
+        ProbeParams probe;       /* instructions, widths, threads, limits, verdict thresholds */
+        uint64_t reprobe_usec;   /* ReprobeIntervalSec=, 0: off */
+        bool fail_on_set;        /* FailOn= given (else the default applies) */
+        unsigned fail_on;        /* mask of 1u << Verdict */
+        ConfidentialVmSetting confidential_vm;
+} Config;
+
+typedef struct ConfigError {
+        char file[PATH_MAX];
+        unsigned line;          /* 0: the file as a whole */
+        char key[64];           /* "Section.Key", or "" */
+        char message[256];
+} ConfigError;
+
+void config_default(Config *ret);
+
+/* root: NULL or "/" for the real system, else a directory prefix (tests).
+ * Returns 0; -EINVAL for a bad configuration, -errno if a file cannot be
+ * read; in both cases err names the file (and line and key). On error
+ * *ret is left untouched. */
+int config_load(const char *root, Config *ret, ConfigError *err);
+
+/* The files config_load() would read, in order (NULL-terminated, free with
+ * config_files_free()). */
+int config_files(const char *root, char ***ret);
+void config_files_free(char **files);
+
+/* FailOn= in effect: the configured set, else exhausted+broken on a
+ * confidential VM and nothing elsewhere. */
+unsigned config_fail_on(const Config *c, bool cvm);
+
+/* "file:line: Section.Key: message" */
+void config_error_format(const ConfigError *e, char *buf, size_t len);

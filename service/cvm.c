@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+#include "cvm.h"
+#include "macro.h"
+
+static const char *const cvm_names[_CVM_MAX] = {
+        [CVM_NONE] = "none",
+        [CVM_TDX] = "tdx",
+        [CVM_SEV] = "sev",
+        [CVM_SEV_ES] = "sev-es",
+        [CVM_SEV_SNP] = "sev-snp",
+};
+
+const char *cvm_to_string(ConfidentialVm c) {
+        if (c < 0 || c >= _CVM_MAX)
+                return NULL;
+        return cvm_names[c];
+}
+
+bool cpuinfo_has_flag(const char *text, size_t len, const char *flag) {
+        const char *p = text, *end = text + len;
+        size_t fl = strlen(flag);
+
+        if (!text)
+                return false;
+        while (p < end) {
+                const char *eol = memchr(p, '\n', (size_t) (end - p)) ?: end;
+
+                if ((size_t) (eol - p) > 5 && strncmp(p, "flags", 5) == 0 && (p[5] == '\t' || p[5] == ' ' || p[5] == ':')) {
+                        const char *q = memchr(p, ':', (size_t) (eol - p));
+
+                        if (!q)
+                                return false;
+                        for (q++; q < eol;) {
+                                const char *t;
+
+                                while (q < eol && (*q == ' ' || *q == '\t'))
+                                        q++;
+                                t = q;
+                                while (q < eol && *q != ' ' && *q != '\t')
+                                        q++;
+                                if ((size_t) (q - t) == fl && memcmp(t, flag, fl) == 0)
+                                        return true;
+                        }
+                        return false;
+                }
+                p = eol + 1;
+        }
+        return false;
+}
+
+ConfidentialVm cvm_from_inputs(const CvmInputs *in) {
+        bool guest;
+
+        if (in->cpuid_tdx || in->tdx_guest_dev)
+                return CVM_TDX;
+        guest = in->cpuid_hypervisor || cpuinfo_has_flag(in->cpuinfo, in->cpuinfo_len, "hypervisor");
+        if (in->sev_guest_dev || (guest && cpuinfo_has_flag(in->cpuinfo, in->cpuinfo_len, "sev_snp")))
+                return CVM_SEV_SNP;
+        if (guest && cpuinfo_has_flag(in->cpuinfo, in->cpuinfo_len, "sev_es"))
+                return CVM_SEV_ES;
+        if (guest && cpuinfo_has_flag(in->cpuinfo, in->cpuinfo_len, "sev"))
+                return CVM_SEV;
+        return CVM_NONE;
+}
+
+static void cpuid_probe(bool *ret_tdx, bool *ret_hypervisor) {
+        *ret_tdx = *ret_hypervisor = false;
+#if defined(__x86_64__)
+        uint32_t a, b, c, d;
+        char sig[13];
+
+        if (__get_cpuid(1, &a, &b, &c, &d))
+                *ret_hypervisor = c & (1u << 31);
+        if (__get_cpuid_max(0, NULL) < 0x21)
+                return;
+        __cpuid_count(0x21, 0, a, b, c, d);
+        memcpy(sig + 0, &b, 4);
+        memcpy(sig + 4, &d, 4);
+        memcpy(sig + 8, &c, 4);
+        sig[12] = '\0';
+        *ret_tdx = strcmp(sig, "IntelTDX    ") == 0;
+#endif
+}
+
+static char *path_join(const char *root, const char *path) {
+        char *s;
+
+        if (asprintf(&s, "%s%s", root && strcmp(root, "/") != 0 ? root : "", path) < 0)
+                return NULL;
+        return s;
+}
+
+static bool path_exists(const char *root, const char *path) {
+        _cleanup_free_ char *p = path_join(root, path);
+
+        return p && access(p, F_OK) == 0;
+}
+
+static char *read_text(const char *root, const char *path, size_t *ret_len) {
+        _cleanup_free_ char *p = path_join(root, path);
+        _cleanup_fclose_ FILE *f = NULL;
+        char *buf = NULL;
+        size_t size = 0;
+        FILE *m;
+
+        if (!p)
+                return NULL;
+        f = fopen(p, "re");
+        if (!f)
+                return NULL;
+        m = open_memstream(&buf, &size);
+        if (!m)
+                return NULL;
+        for (int c; (c = fgetc(f)) != EOF;)
+                fputc(c, m);
+        if (fclose(m) != 0) {
+                free(buf);
+                return NULL;
+        }
+        *ret_len = size;
+        return buf;
+}
+
+ConfidentialVm cvm_detect(const char *root) {
+        _cleanup_free_ char *cpuinfo = NULL;
+        CvmInputs in = {};
+
+        if (!root || strcmp(root, "/") == 0)
+                cpuid_probe(&in.cpuid_tdx, &in.cpuid_hypervisor);
+        cpuinfo = read_text(root, "/proc/cpuinfo", &in.cpuinfo_len);
+        in.cpuinfo = cpuinfo;
+        in.tdx_guest_dev = path_exists(root, "/sys/class/misc/tdx_guest");
+        in.sev_guest_dev = path_exists(root, "/sys/class/misc/sev-guest");
+        return cvm_from_inputs(&in);
+}

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <syslog.h>
+
+#include <systemd/sd-journal.h>
+
+#include "journal-event.h"
+#include "journal-ids.h"
+#include "macro.h"
+#include "probe-summary.h"
+#include "status.h"
+
+int event_fields_addf(EventFields *f, const char *fmt, ...) {
+        va_list ap;
+        char *s;
+        int r;
+
+        if (f->n >= EVENT_FIELDS_MAX)
+                return -E2BIG;
+        va_start(ap, fmt);
+        r = vasprintf(&s, fmt, ap);
+        va_end(ap);
+        if (r < 0)
+                return -ENOMEM;
+        f->v[f->n++] = s;
+        return 0;
+}
+
+const char *event_fields_get(const EventFields *f, const char *field) {
+        size_t l = strlen(field);
+
+        for (size_t i = 0; i < f->n; i++)
+                if (strncmp(f->v[i], field, l) == 0 && f->v[i][l] == '=')
+                        return f->v[i] + l + 1;
+        return NULL;
+}
+
+void event_fields_done(EventFields *f) {
+        for (size_t i = 0; i < f->n; i++)
+                free(f->v[i]);
+        f->n = 0;
+}
+
+int verdict_priority(Verdict v) {
+        switch (v) {
+        case VERDICT_DEGRADED:
+                return LOG_WARNING;
+        case VERDICT_EXHAUSTED:
+        case VERDICT_BROKEN:
+                return LOG_ERR;
+        default:
+                return LOG_INFO;
+        }
+}
+
+void verdict_mask_format(unsigned mask, char *buf, size_t len) {
+        size_t k = 0;
+
+        if (len == 0)
+                return;
+        buf[0] = '\0';
+        for (int v = 0; v < _VERDICT_MAX; v++)
+                if ((mask & (1u << v)) && k < len)
+                        k += snprintf(buf + k, len - k, "%s%s", k ? " " : "", verdict_to_string(v));
+}
+
+/* Adds every field; stops at the first error. */
+#define ADD(f, ...)                                           \
+        do {                                                  \
+                int _r = event_fields_addf((f), __VA_ARGS__); \
+                if (_r < 0)                                   \
+                        return _r;                            \
+        } while (0)
+
+static int add_header(EventFields *f, const char *mid, int priority) {
+        ADD(f, "MESSAGE_ID=%s", mid);
+        ADD(f, "PRIORITY=%d", priority);
+        ADD(f, "SYSLOG_IDENTIFIER=rng-health");
+        return 0;
+}
+
+static int add_run_fields(EventFields *f, RngInstruction i, const ProbeRun *run) {
+        ADD(f, "RNG_INSTRUCTION=%s", rng_instruction_upper_to_string(i));
+        ADD(f, "RNG_WIDTH=%u", run->width);
+        ADD(f, "RNG_MODE=%s", probe_mode_to_string(run->mode));
+        ADD(f, "RNG_THREADS=%u", run->threads);
+        return 0;
+}
+
+int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, const char *trigger) {
+        const ProbeInstruction *in = &r->instr[i];
+        const char *name = rng_instruction_upper_to_string(i);
+        char rate[16], worst_rate[16];
+        ProbeSummary s;
+        int k;
+
+        probe_summarize(r, i, &s);
+        if (!s.probed)
+                return -ENODATA;
+
+        k = add_header(f, RNG_MID_PROBE_RESULT_STR, verdict_priority(s.verdict));
+        if (k < 0)
+                return k;
+        ADD(f, "MESSAGE=%s %s: %" PRIu64 " of %" PRIu64 " tries failed (%s) in %u runs, "
+               "%" PRIu64 " values needed more than %" PRIu64 " tries; deciding run: %u-bit %s on %u thread%s, "
+               "%" PRIu64 " of %" PRIu64 " failed (%s), longest streak %" PRIu64,
+            name, verdict_to_string(s.verdict), s.failures, s.attempts,
+            format_percent(s.failure_rate, rate, sizeof(rate)), s.runs, s.retry_exhausted,
+            r->verdict_params.kernel_retries, s.worst->width, probe_mode_to_string(s.worst->mode),
+            s.worst->threads, s.worst->threads == 1 ? "" : "s", s.worst->failures, s.worst->attempts,
+            format_percent(s.worst->failure_rate, worst_rate, sizeof(worst_rate)),
+            s.worst->longest_failure_streak);
+        k = add_run_fields(f, i, s.worst);
+        if (k < 0)
+                return k;
+        ADD(f, "RNG_VERDICT=%s", verdict_to_string(s.verdict));
+        ADD(f, "RNG_ATTEMPTS=%" PRIu64, s.worst->attempts);
+        ADD(f, "RNG_FAILURES=%" PRIu64, s.worst->failures);
+        ADD(f, "RNG_FAILURE_RATE=%.4f", s.worst->failure_rate);
+        ADD(f, "RNG_MAX_FAIL_STREAK=%" PRIu64, s.worst->longest_failure_streak);
+        ADD(f, "RNG_RETRY_EXHAUSTED=%" PRIu64, probe_run_retry_exhausted(s.worst, &r->verdict_params));
+        ADD(f, "RNG_RUNS=%u", s.runs);
+        ADD(f, "RNG_TOTAL_ATTEMPTS=%" PRIu64, s.attempts);
+        ADD(f, "RNG_TOTAL_FAILURES=%" PRIu64, s.failures);
+        ADD(f, "RNG_TOTAL_FAILURE_RATE=%.4f", s.failure_rate);
+        ADD(f, "RNG_TOTAL_RETRY_EXHAUSTED=%" PRIu64, s.retry_exhausted);
+        ADD(f, "RNG_KERNEL_RETRIES=%" PRIu64, r->verdict_params.kernel_retries);
+        ADD(f, "RNG_KERNEL_STATE=%s", kernel_state_kind_to_string(in->kernel.state));
+        ADD(f, "RNG_TRIGGER=%s", trigger);
+        return 0;
+}
+
+int event_output_check(EventFields *f, RngInstruction i, const ProbeRun *run, const char *trigger) {
+        char checks[128];
+        int k;
+
+        if (run->health.failed == 0)
+                return -ENODATA;
+        health_checks_format(run->health.failed, checks, sizeof(checks));
+        k = add_header(f, RNG_MID_OUTPUT_CHECK_STR, LOG_ERR);
+        if (k < 0)
+                return k;
+        ADD(f, "MESSAGE=%s %u-bit %s run on %u thread%s: output check failed: %s (%" PRIu64 " values checked)",
+            rng_instruction_upper_to_string(i), run->width, probe_mode_to_string(run->mode),
+            run->threads, run->threads == 1 ? "" : "s", checks, run->health.samples);
+        k = add_run_fields(f, i, run);
+        if (k < 0)
+                return k;
+        ADD(f, "RNG_CHECKS=%s", checks);
+        ADD(f, "RNG_SAMPLES=%" PRIu64, run->health.samples);
+        ADD(f, "RNG_TRIGGER=%s", trigger);
+        return 0;
+}
+
+int event_unavailable(EventFields *f, const ProbeInstruction *in) {
+        const char *name = rng_instruction_upper_to_string(in->instruction);
+        int k;
+
+        if (in->cpuid && in->kernel.state != KERNEL_STATE_DISABLED)
+                return -ENODATA;
+        k = add_header(f, RNG_MID_UNAVAILABLE_STR, in->cpuid ? LOG_WARNING : LOG_NOTICE);
+        if (k < 0)
+                return k;
+        if (!in->cpuid)
+                ADD(f, "MESSAGE=%s is not supported by this CPU (not in CPUID): nothing to probe", name);
+        else
+                ADD(f, "MESSAGE=%s is disabled by the kernel: %s", name, in->kernel.reason ?: "reason unknown");
+        ADD(f, "RNG_INSTRUCTION=%s", name);
+        ADD(f, "RNG_REASON=%s", in->cpuid ? "kernel" : "cpuid");
+        ADD(f, "RNG_CPUID=%s", in->cpuid ? "yes" : "no");
+        ADD(f, "RNG_KERNEL_STATE=%s", kernel_state_kind_to_string(in->kernel.state));
+        if (in->kernel.reason_id)
+                ADD(f, "RNG_KERNEL_REASON=%s", in->kernel.reason_id);
+        return 0;
+}
+
+static int add_verdict_context(EventFields *f, const VerdictEventInfo *info) {
+        char mask[64];
+
+        ADD(f, "RNG_VERDICT=%s", verdict_to_string(info->verdict));
+        if (info->instr_verdicts) {
+                ADD(f, "RNG_RDRAND_VERDICT=%s", verdict_to_string(info->instr_verdicts[RNG_RDRAND]));
+                ADD(f, "RNG_RDSEED_VERDICT=%s", verdict_to_string(info->instr_verdicts[RNG_RDSEED]));
+        }
+        verdict_mask_format(info->fail_on, mask, sizeof(mask));
+        ADD(f, "RNG_FAIL_ON=%s", mask);
+        ADD(f, "RNG_CONFIDENTIAL_VM=%s", info->cvm ?: "none");
+        if (info->trigger)
+                ADD(f, "RNG_TRIGGER=%s", info->trigger);
+        return 0;
+}
+
+int event_verdict(EventFields *f, const VerdictEventInfo *info) {
+        int k;
+
+        k = add_header(f, info->have_previous ? RNG_MID_VERDICT_CHANGED_STR : RNG_MID_VERDICT_BOOT_STR,
+                       verdict_priority(info->verdict));
+        if (k < 0)
+                return k;
+        if (info->have_previous) {
+                ADD(f, "MESSAGE=Hardware RNG verdict changed from %s to %s: %s",
+                    verdict_to_string(info->previous), verdict_to_string(info->verdict), info->status ?: "");
+                ADD(f, "RNG_PREVIOUS_VERDICT=%s", verdict_to_string(info->previous));
+                ADD(f, "RNG_SOURCE=%s", info->source ?: "probe");
+        } else
+                ADD(f, "MESSAGE=Hardware RNG verdict at boot: %s: %s", verdict_to_string(info->verdict),
+                    info->status ?: "");
+        return add_verdict_context(f, info);
+}
+
+int event_policy_failure(EventFields *f, const VerdictEventInfo *info, int exit_status) {
+        char mask[64];
+        int k;
+
+        verdict_mask_format(info->fail_on, mask, sizeof(mask));
+        k = add_header(f, RNG_MID_POLICY_FAILURE_STR, LOG_CRIT);
+        if (k < 0)
+                return k;
+        ADD(f, "MESSAGE=Hardware RNG verdict %s is in FailOn=%s%s: exiting with status %d",
+            verdict_to_string(info->verdict), mask,
+            info->cvm && strcmp(info->cvm, "none") != 0 ? " (confidential VM)" : "", exit_status);
+        ADD(f, "RNG_EXIT_STATUS=%d", exit_status);
+        return add_verdict_context(f, info);
+}
+
+int event_config_invalid(EventFields *f, const char *file, unsigned line, const char *key,
+                         const char *message, const char *action) {
+        int k;
+
+        k = add_header(f, RNG_MID_CONFIG_INVALID_STR, LOG_ERR);
+        if (k < 0)
+                return k;
+        if (line > 0)
+                ADD(f, "MESSAGE=%s:%u: %s%s%s; %s", file, line, key ?: "", key && key[0] ? ": " : "", message,
+                    action);
+        else
+                ADD(f, "MESSAGE=%s: %s; %s", file, message, action);
+        ADD(f, "RNG_CONFIG_FILE=%s", file);
+        ADD(f, "RNG_CONFIG_LINE=%u", line);
+        if (key && key[0])
+                ADD(f, "RNG_CONFIG_KEY=%s", key);
+        ADD(f, "RNG_CONFIG_ACTION=%s", action);
+        return 0;
+}
+
+/* Whether stderr is connected to the journal (systemd sets JOURNAL_STREAM
+ * to its device:inode). */
+static bool stderr_is_journal(void) {
+        const char *e = getenv("JOURNAL_STREAM");
+        unsigned long long dev, ino;
+        struct stat st;
+
+        if (!e || sscanf(e, "%llu:%llu", &dev, &ino) != 2)
+                return false;
+        if (fstat(STDERR_FILENO, &st) < 0)
+                return false;
+        return st.st_dev == dev && st.st_ino == ino;
+}
+
+int event_send(const EventFields *f) {
+        struct iovec iov[EVENT_FIELDS_MAX];
+        const char *msg;
+        int r;
+
+        for (size_t i = 0; i < f->n; i++)
+                iov[i] = (struct iovec) { .iov_base = f->v[i], .iov_len = strlen(f->v[i]) };
+        r = sd_journal_sendv(iov, (int) f->n);
+        msg = event_fields_get(f, "MESSAGE");
+        if (msg && (r < 0 || !stderr_is_journal()))
+                fprintf(stderr, "rng-health: %s\n", msg);
+        return r;
+}
+
+void log_full(int priority, const char *fmt, ...) {
+        va_list ap;
+
+        if (stderr_is_journal())
+                fprintf(stderr, "<%d>", priority);
+        else
+                fputs("rng-health: ", stderr);
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+}

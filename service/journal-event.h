@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* rng-health's structured journal events. Each builder is a pure function
+ * that fills an EventFields array of "FIELD=value" strings (MESSAGE_ID,
+ * PRIORITY, MESSAGE, SYSLOG_IDENTIFIER and RNG_* fields); event_send()
+ * hands such an array to sd_journal_sendv(). The RNG_* namespace is
+ * documented in rng-health(8):
+ *
+ *   RNG_INSTRUCTION      RDRAND or RDSEED
+ *   RNG_VERDICT          ok, degraded, exhausted, broken, unsupported
+ *   RNG_PREVIOUS_VERDICT the verdict before a change
+ *   RNG_WIDTH, RNG_MODE, RNG_THREADS       the run that decided the verdict
+ *   RNG_ATTEMPTS, RNG_FAILURES, RNG_FAILURE_RATE, RNG_MAX_FAIL_STREAK,
+ *   RNG_RETRY_EXHAUSTED                    counters of that run
+ *   RNG_TOTAL_ATTEMPTS, RNG_TOTAL_FAILURES, RNG_TOTAL_FAILURE_RATE,
+ *   RNG_TOTAL_RETRY_EXHAUSTED, RNG_RUNS    over all runs of the instruction
+ *   RNG_KERNEL_RETRIES   tries per value of the kernel's loop (KernelRetries=)
+ *   RNG_CHECKS           failed output checks ("rct,apt")
+ *   RNG_SAMPLES          values checked in that run
+ *   RNG_CPUID, RNG_KERNEL_STATE, RNG_KERNEL_REASON, RNG_REASON
+ *   RNG_TRIGGER          boot, reprobe, reload
+ *   RNG_SOURCE           the aggregator source behind a verdict change (probe)
+ *   RNG_RDRAND_VERDICT, RNG_RDSEED_VERDICT
+ *   RNG_CONFIDENTIAL_VM  none, tdx, sev, sev-es, sev-snp, forced (ConfidentialVM=yes)
+ *   RNG_FAIL_ON          the verdicts of FailOn= in effect
+ *   RNG_EXIT_STATUS      the daemon's exit status on a policy failure
+ *   RNG_CONFIG_FILE, RNG_CONFIG_LINE, RNG_CONFIG_KEY, RNG_CONFIG_ACTION
+ * Reserved for the kernel watch (issue 5): RNG_CPU, RNG_COUNT,
+ * RNG_KERNEL_MESSAGE. */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "probe.h"
+
+#define EVENT_FIELDS_MAX 40
+
+typedef struct EventFields {
+        size_t n;
+        char *v[EVENT_FIELDS_MAX];
+} EventFields;
+
+int event_fields_addf(EventFields *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Adds a field; on error returns it from the calling function. */
+#define EVENT_ADD(f, ...)                                     \
+        do {                                                  \
+                int _r = event_fields_addf((f), __VA_ARGS__); \
+                if (_r < 0)                                   \
+                        return _r;                            \
+        } while (0)
+/* The value of FIELD, or NULL. */
+const char *event_fields_get(const EventFields *f, const char *field);
+void event_fields_done(EventFields *f);
+
+/* syslog priority for a verdict: info for ok/unsupported, warning for
+ * degraded, err for exhausted and broken. */
+int verdict_priority(Verdict v);
+
+/* Space-separated verdict names of a mask of 1u << Verdict ("" if empty). */
+void verdict_mask_format(unsigned mask, char *buf, size_t len);
+
+/* Probe result of one instruction (selected and in CPUID). */
+int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, const char *trigger);
+/* One event per run whose output checks failed: call for each run with
+ * run->health.failed != 0. */
+int event_output_check(EventFields *f, RngInstruction i, const ProbeRun *run, const char *trigger);
+/* Not in CPUID, or disabled by the kernel. */
+int event_unavailable(EventFields *f, const ProbeInstruction *in);
+
+typedef struct VerdictEventInfo {
+        Verdict verdict;
+        bool have_previous;
+        Verdict previous;
+        const char *trigger;
+        const char *source;            /* RNG_SOURCE of a change */
+        const char *status;            /* the STATUS= line */
+        const Verdict *instr_verdicts; /* [_RNG_INSTRUCTION_MAX] or NULL */
+        const char *cvm;               /* "none", "tdx", ... */
+        unsigned fail_on;              /* mask of 1u << Verdict */
+} VerdictEventInfo;
+
+/* VERDICT_BOOT if !have_previous, VERDICT_CHANGED otherwise. */
+int event_verdict(EventFields *f, const VerdictEventInfo *info);
+int event_policy_failure(EventFields *f, const VerdictEventInfo *info, int exit_status);
+int event_config_invalid(EventFields *f, const char *file, unsigned line, const char *key,
+                         const char *message, const char *action);
+
+/* Send to the journal; when stderr is not the journal (run by hand), also
+ * print MESSAGE there. */
+int event_send(const EventFields *f);
+
+/* A plain log line at a syslog priority: to stderr with a "<N>" prefix the
+ * journal understands. */
+void log_full(int priority, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

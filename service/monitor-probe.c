@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <errno.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "journal-event.h"
+#include "macro.h"
+#include "monitor-probe.h"
+#include "status.h"
+
+struct ProbeWatch {
+        sd_event *event;
+        Aggregator *aggregator;
+        int source;
+        const Config *config;
+        ProbeWatchDoneFn done;
+        void *userdata;
+        sd_event_source *timer;
+        /* what the last unavailable events said, to send them only on change */
+        bool unavailable_known[_RNG_INSTRUCTION_MAX];
+        bool unavailable_cpuid[_RNG_INSTRUCTION_MAX];
+        KernelStateKind unavailable_kernel[_RNG_INSTRUCTION_MAX];
+        Verdict verdicts[_RNG_INSTRUCTION_MAX];
+};
+
+static void send_event(int r, EventFields *f, const char *what) {
+        if (r >= 0)
+                r = event_send(f);
+        if (r < 0 && r != -ENODATA)
+                log_full(LOG_WARNING, "failed to send %s event: %s", what, strerror(-r));
+        event_fields_done(f);
+}
+
+static void send_unavailable(ProbeWatch *w, const ProbeReport *report) {
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                const ProbeInstruction *in = &report->instr[i];
+                EventFields f = {};
+
+                if (!in->selected)
+                        continue;
+                if (w->unavailable_known[i] && w->unavailable_cpuid[i] == in->cpuid &&
+                    w->unavailable_kernel[i] == in->kernel.state)
+                        continue;
+                w->unavailable_known[i] = true;
+                w->unavailable_cpuid[i] = in->cpuid;
+                w->unavailable_kernel[i] = in->kernel.state;
+                send_event(event_unavailable(&f, in), &f, "unavailable");
+        }
+}
+
+static void send_results(const ProbeReport *report, const char *trigger) {
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                const ProbeInstruction *in = &report->instr[i];
+                EventFields f = {};
+
+                if (!in->selected || !in->cpuid)
+                        continue;
+                send_event(event_probe_result(&f, report, i, trigger), &f, "probe result");
+                for (unsigned j = 0; j < in->n_runs; j++)
+                        if (in->runs[j].health.failed) {
+                                send_event(event_output_check(&f, i, &in->runs[j], trigger), &f, "output check");
+                        }
+        }
+}
+
+static int run_probe(const ProbeWatch *w, ProbeReport *report) {
+        ProbeParams params = w->config->probe;
+        bool cpuid[_RNG_INSTRUCTION_MAX];
+        KernelState kernel;
+        int r;
+
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                cpuid[i] = rng_cpuid_supported(i);
+        (void) kernel_state_read(cpuid, &kernel);
+
+        r = probe_run_all(&params, &kernel, report);
+        if (r == -E2BIG) {
+                log_full(LOG_WARNING, "Threads=%u, but only %d CPUs are online and allowed: contention run uses all of them",
+                         params.threads, CPU_COUNT(&report->cpus.used));
+                params.threads = 0;
+                r = probe_run_all(&params, &kernel, report);
+        }
+        return r;
+}
+
+int probe_watch_run(ProbeWatch *w, const char *trigger) {
+        _cleanup_free_ ProbeReport *report = NULL;
+        _cleanup_free_ char *status = NULL;
+        int r, changed;
+
+        /* ~15 KiB: kept off the event loop's stack. */
+        report = malloc(sizeof(*report));
+        if (!report)
+                return -ENOMEM;
+        r = run_probe(w, report);
+        if (r < 0) {
+                log_full(LOG_ERR, "probe failed: %s", strerror(-r));
+                (void) probe_watch_arm(w);
+                return r;
+        }
+
+        send_unavailable(w, report);
+        send_results(report, trigger);
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                w->verdicts[i] = report->instr[i].verdict;
+
+        status = status_format_probe(report);
+        if (!status)
+                return -ENOMEM;
+        changed = aggregator_report(w->aggregator, (unsigned) w->source, report->verdict, status);
+        if (changed < 0)
+                return changed;
+
+        r = probe_watch_arm(w);
+        if (r < 0)
+                log_full(LOG_ERR, "failed to arm the re-probe timer: %s", strerror(-r));
+        if (w->done)
+                w->done(w->userdata, changed > 0, trigger);
+        return 0;
+}
+
+static int on_timer(sd_event_source *s, uint64_t usec, void *userdata) {
+        ProbeWatch *w = userdata;
+
+        (void) probe_watch_run(w, "reprobe"); /* logged there; the next timer tries again */
+        return 0;
+}
+
+int probe_watch_arm(ProbeWatch *w) {
+        uint64_t interval = w->config->reprobe_usec;
+        /* Let the kernel coalesce the wake-up: a tenth of the interval, at most a minute. */
+        uint64_t accuracy = MIN(interval / 10, 60 * 1000000ull);
+        int r;
+
+        if (interval == 0)
+                return w->timer ? sd_event_source_set_enabled(w->timer, SD_EVENT_OFF) : 0;
+        if (!w->timer) {
+                r = sd_event_add_time_relative(w->event, &w->timer, CLOCK_BOOTTIME, interval, accuracy, on_timer, w);
+                if (r < 0)
+                        return r;
+                return sd_event_source_set_description(w->timer, "reprobe-timer");
+        }
+        r = sd_event_source_set_time_relative(w->timer, interval);
+        if (r < 0)
+                return r;
+        r = sd_event_source_set_time_accuracy(w->timer, accuracy);
+        if (r < 0)
+                return r;
+        return sd_event_source_set_enabled(w->timer, SD_EVENT_ONESHOT);
+}
+
+const Verdict *probe_watch_instruction_verdicts(const ProbeWatch *w) {
+        return w->verdicts;
+}
+
+int probe_watch_new(sd_event *e, Aggregator *agg, const Config *config, ProbeWatchDoneFn done, void *userdata,
+                    ProbeWatch **ret) {
+        ProbeWatch *w;
+        int r;
+
+        r = aggregator_add_source(agg, "probe");
+        if (r < 0)
+                return r;
+        w = calloc(1, sizeof(*w));
+        if (!w)
+                return -ENOMEM;
+        *w = (ProbeWatch) {
+                .event = sd_event_ref(e),
+                .aggregator = agg,
+                .source = r,
+                .config = config,
+                .done = done,
+                .userdata = userdata,
+        };
+        *ret = w;
+        return 0;
+}
+
+ProbeWatch *probe_watch_free(ProbeWatch *w) {
+        if (!w)
+                return NULL;
+        sd_event_source_disable_unref(w->timer);
+        sd_event_unref(w->event);
+        free(w);
+        return NULL;
+}

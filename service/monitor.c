@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+
+#include <systemd/sd-daemon.h>
+
+#include "journal-event.h"
+#include "macro.h"
+#include "monitor.h"
+
+int monitor_exit_status_for_verdict(Verdict v) {
+        switch (v) {
+        case VERDICT_EXHAUSTED:
+                return EXIT_MONITOR_EXHAUSTED;
+        case VERDICT_BROKEN:
+                return EXIT_MONITOR_BROKEN;
+        case VERDICT_DEGRADED:
+                return EXIT_MONITOR_DEGRADED;
+        case VERDICT_UNSUPPORTED:
+                return EXIT_MONITOR_UNSUPPORTED;
+        default:
+                return EXIT_MONITOR_FAIL_ON_OK;
+        }
+}
+
+static void send_config_error(const ConfigError *e, const char *action) {
+        EventFields f = {};
+        int r;
+
+        r = event_config_invalid(&f, e->file, e->line, e->key, e->message, action);
+        if (r >= 0)
+                r = event_send(&f);
+        if (r < 0) {
+                char line[PATH_MAX + 512];
+
+                config_error_format(e, line, sizeof(line));
+                log_full(LOG_ERR, "%s; %s", line, action);
+        }
+        event_fields_done(&f);
+}
+
+static void update_cvm(Manager *m) {
+        switch (m->config.confidential_vm) {
+        case CVM_SETTING_YES:
+                /* Forced: keep the detected kind if there is one. */
+                m->cvm = m->cvm_detected != CVM_NONE ? m->cvm_detected : CVM_TDX;
+                break;
+        case CVM_SETTING_NO:
+                m->cvm = CVM_NONE;
+                break;
+        default:
+                m->cvm = m->cvm_detected;
+        }
+}
+
+static const char *cvm_name(const Manager *m) {
+        if (m->config.confidential_vm == CVM_SETTING_YES && m->cvm_detected == CVM_NONE)
+                return "forced"; /* ConfidentialVM=yes on a machine where nothing was detected */
+        return cvm_to_string(m->cvm);
+}
+
+static void fill_info(const Manager *m, VerdictEventInfo *info, const char *status, const char *trigger) {
+        *info = (VerdictEventInfo) {
+                .verdict = m->verdict,
+                .trigger = trigger,
+                .source = "probe",
+                .status = status,
+                .instr_verdicts = probe_watch_instruction_verdicts(m->probe),
+                .cvm = cvm_name(m),
+                .fail_on = config_fail_on(&m->config, m->cvm != CVM_NONE),
+        };
+}
+
+static void notify_status(const Manager *m, const char *status, bool ready, bool failing) {
+        char mask[64];
+
+        verdict_mask_format(config_fail_on(&m->config, m->cvm != CVM_NONE), mask, sizeof(mask));
+        (void) sd_notifyf(false, "%sSTATUS=%s%s%s%s%s%s%s", ready ? "READY=1\n" : "",
+                          failing ? "FAILED (FailOn=" : "", failing ? mask : "", failing ? "): " : "", status,
+                          m->cvm != CVM_NONE ? "; confidential VM: " : "", m->cvm != CVM_NONE ? cvm_name(m) : "",
+                          m->reload_failed ? "; configuration error on reload, previous configuration kept (see journalctl -u rng-health)" : "");
+}
+
+/* A source reported: verdict events, STATUS=, FailOn=. */
+static void on_source_done(void *userdata, bool changed, const char *trigger) {
+        Manager *m = userdata;
+        _cleanup_free_ char *status = aggregator_status(&m->aggregator);
+        VerdictEventInfo info;
+        EventFields f = {};
+        Verdict v, previous = m->verdict;
+        bool first = !m->have_verdict;
+        unsigned fail_on;
+        int r;
+
+        if (!aggregator_verdict(&m->aggregator, &v))
+                return;
+        m->verdict = v;
+        m->have_verdict = true;
+        fill_info(m, &info, status, trigger);
+        if (first || (changed && v != previous)) {
+                info.have_previous = !first;
+                info.previous = previous;
+                r = event_verdict(&f, &info);
+                if (r >= 0)
+                        r = event_send(&f);
+                if (r < 0)
+                        log_full(LOG_WARNING, "failed to send verdict event: %s", strerror(-r));
+                event_fields_done(&f);
+        }
+
+        fail_on = config_fail_on(&m->config, m->cvm != CVM_NONE);
+        if (fail_on & (1u << v)) {
+                m->exit_status = monitor_exit_status_for_verdict(v);
+                r = event_policy_failure(&f, &info, m->exit_status);
+                if (r >= 0)
+                        r = event_send(&f);
+                if (r < 0)
+                        log_full(LOG_CRIT, "verdict %s is in FailOn=: exiting with status %d", verdict_to_string(v),
+                                 m->exit_status);
+                event_fields_done(&f);
+                notify_status(m, status ?: "", false, true);
+                (void) sd_event_exit(m->event, m->exit_status);
+                return;
+        }
+        notify_status(m, status ?: "", false, false);
+}
+
+static int on_terminate(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata) {
+        Manager *m = userdata;
+
+        (void) sd_notify(false, "STOPPING=1\nSTATUS=Stopping.");
+        return sd_event_exit(m->event, EXIT_MONITOR_OK);
+}
+
+static uint64_t now_monotonic_usec(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u;
+}
+
+/* SIGHUP (systemctl reload): re-read the configuration; on error keep the
+ * previous one. Then probe again with it, so new thresholds show at once. */
+static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata) {
+        Manager *m = userdata;
+        ConfigError err;
+        Config c;
+        int r;
+
+        (void) sd_notifyf(false, "RELOADING=1\nMONOTONIC_USEC=%llu\nSTATUS=Reloading configuration...",
+                          (unsigned long long) now_monotonic_usec());
+        r = config_load(m->root, &c, &err);
+        if (r < 0) {
+                send_config_error(&err, "kept the previous configuration");
+                m->reload_failed = true;
+        } else {
+                m->config = c;
+                m->reload_failed = false;
+                update_cvm(m);
+        }
+
+        r = probe_watch_run(m->probe, "reload");
+        if (r < 0)
+                notify_status(m, "probe failed on reload (see journalctl -u rng-health)", false, false);
+        if (m->exit_status == EXIT_MONITOR_OK)
+                (void) sd_notify(false, "READY=1");
+        return 0;
+}
+
+int manager_new(const char *root, Manager **ret) {
+        _cleanup_(manager_freep) Manager *m = NULL;
+        ConfigError err;
+        int r;
+
+        m = calloc(1, sizeof(*m));
+        if (!m)
+                return -ENOMEM;
+        if (root) {
+                m->root = strdup(root);
+                if (!m->root)
+                        return -ENOMEM;
+        }
+        r = config_load(m->root, &m->config, &err);
+        if (r < 0) {
+                send_config_error(&err, "refusing to start");
+                return -EINVAL;
+        }
+        m->cvm_detected = cvm_detect(m->root);
+        update_cvm(m);
+
+        r = sd_event_default(&m->event);
+        if (r < 0)
+                return log_error_errno(r, "failed to allocate event loop: %s", strerror(-r));
+        r = probe_watch_new(m->event, &m->aggregator, &m->config, on_source_done, m, &m->probe);
+        if (r < 0)
+                return log_error_errno(r, "failed to set up the probe: %s", strerror(-r));
+        *ret = m;
+        m = NULL;
+        return 0;
+}
+
+Manager *manager_free(Manager *m) {
+        if (!m)
+                return NULL;
+        probe_watch_free(m->probe);
+        aggregator_done(&m->aggregator);
+        sd_event_unref(m->event);
+        free(m->root);
+        free(m);
+        return NULL;
+}
+
+static int add_signal(Manager *m, int sig, sd_event_signal_handler_t handler, const char *description) {
+        sd_event_source *s;
+        int r;
+
+        r = sd_event_add_signal(m->event, &s, sig, handler, m);
+        if (r < 0)
+                return r;
+        /* floating: owned by the event loop */
+        r = sd_event_source_set_floating(s, true);
+        if (r >= 0)
+                r = sd_event_source_set_description(s, description);
+        sd_event_source_unref(s);
+        return r;
+}
+
+int manager_start(Manager *m) {
+        int r;
+
+        /* The signals are blocked by the caller (before any thread exists). */
+        r = add_signal(m, SIGTERM, on_terminate, "signal-term");
+        if (r >= 0)
+                r = add_signal(m, SIGINT, on_terminate, "signal-int");
+        if (r >= 0)
+                r = add_signal(m, SIGHUP, on_reload, "signal-hup");
+        if (r < 0)
+                return log_error_errno(r, "failed to set up signal handling: %s", strerror(-r));
+        r = sd_event_set_watchdog(m->event, true);
+        if (r < 0)
+                return log_error_errno(r, "failed to enable the watchdog: %s", strerror(-r));
+
+        (void) sd_notify(false, "STATUS=Probing RDRAND/RDSEED...");
+        r = probe_watch_run(m->probe, "boot");
+        if (r < 0)
+                return log_error_errno(r, "boot probe failed: %s", strerror(-r));
+        if (m->exit_status == EXIT_MONITOR_OK)
+                (void) sd_notify(false, "READY=1");
+        return 0;
+}
+
+int manager_run(Manager *m) {
+        int r;
+
+        if (m->exit_status != EXIT_MONITOR_OK)
+                return m->exit_status; /* FailOn= matched on the boot probe */
+        r = sd_event_loop(m->event);
+        if (r < 0) {
+                log_error_errno(r, "event loop failed: %s", strerror(-r));
+                return EXIT_MONITOR_ERROR;
+        }
+        return r;
+}

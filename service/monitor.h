@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* `rng-health monitor`: the daemon behind rng-health.service. The Manager
+ * owns the event loop, the configuration, the policy and the aggregator;
+ * verdict sources (the probe now, the kernel watch of issue 5 later) feed
+ * the aggregator and call back, and the Manager turns the overall verdict
+ * into STATUS=, verdict events and the FailOn= decision. */
+
+#include <stdbool.h>
+
+#include <systemd/sd-event.h>
+
+#include "aggregator.h"
+#include "config.h"
+#include "cvm.h"
+#include "monitor-probe.h"
+
+/* Exit status of `rng-health monitor` (rng-health(8)). */
+enum {
+        EXIT_MONITOR_OK = 0,              /* stopped by SIGTERM/SIGINT */
+        EXIT_MONITOR_ERROR = 1,           /* runtime error */
+        EXIT_MONITOR_USAGE = 2,           /* bad arguments */
+        EXIT_MONITOR_EXHAUSTED = 3,       /* FailOn= matched: exhausted */
+        EXIT_MONITOR_BROKEN = 4,          /* FailOn= matched: broken */
+        EXIT_MONITOR_DEGRADED = 5,        /* FailOn= matched: degraded */
+        EXIT_MONITOR_UNSUPPORTED = 6,     /* FailOn= matched: unsupported */
+        EXIT_MONITOR_FAIL_ON_OK = 7,      /* FailOn= matched: ok (a drill of the failure path) */
+        EXIT_MONITOR_CONFIG = 78,         /* bad configuration at start (EX_CONFIG) */
+};
+
+int monitor_exit_status_for_verdict(Verdict v);
+
+typedef struct Manager {
+        sd_event *event;
+        char *root;             /* configuration root, NULL: / */
+        Config config;
+        ConfidentialVm cvm;     /* in effect: detected, or ConfidentialVM= */
+        ConfidentialVm cvm_detected;
+        Aggregator aggregator;
+        ProbeWatch *probe;
+        bool have_verdict;      /* the boot verdict was sent */
+        Verdict verdict;
+        bool reload_failed;     /* the last reload kept the previous configuration */
+        int exit_status;
+} Manager;
+
+/* Loads the configuration; on a bad one, sends the config event and
+ * returns -EINVAL (exit with EXIT_MONITOR_CONFIG). */
+int manager_new(const char *root, Manager **ret);
+Manager *manager_free(Manager *m);
+/* Signals, watchdog, the boot probe, READY=1. */
+int manager_start(Manager *m);
+/* Runs the loop; returns the exit status. */
+int manager_run(Manager *m);
+
+static inline void manager_freep(Manager **m) {
+        manager_free(*m);
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include "macro.h"
+#include "probe-summary.h"
+
+uint64_t probe_run_retry_exhausted(const ProbeRun *run, const VerdictParams *vp) {
+        return run->values_over_retries + (run->trailing_failures >= vp->kernel_retries);
+}
+
+/* Worse verdict first; then the higher failure rate; then more threads. */
+static bool run_is_worse(const ProbeRun *a, const ProbeRun *b) {
+        if (a->verdict != b->verdict)
+                return a->verdict > b->verdict;
+        if (a->failure_rate != b->failure_rate)
+                return a->failure_rate > b->failure_rate;
+        return a->threads > b->threads;
+}
+
+void probe_summarize(const ProbeReport *r, RngInstruction i, ProbeSummary *ret) {
+        const ProbeInstruction *in = &r->instr[i];
+
+        *ret = (ProbeSummary) {
+                .instruction = i,
+                .verdict = in->verdict,
+                .runs = in->n_runs,
+        };
+        for (unsigned j = 0; j < in->n_runs; j++) {
+                const ProbeRun *run = &in->runs[j];
+
+                ret->attempts += run->attempts;
+                ret->failures += run->failures;
+                ret->retry_exhausted += probe_run_retry_exhausted(run, &r->verdict_params);
+                ret->max_fail_streak = MAX(ret->max_fail_streak, run->longest_failure_streak);
+                if (!ret->worst || run_is_worse(run, ret->worst))
+                        ret->worst = run;
+        }
+        ret->probed = in->selected && in->cpuid && in->n_runs > 0;
+        ret->failure_rate = ret->attempts > 0 ? (double) ret->failures / (double) ret->attempts : 0.0;
+}
+
+void health_checks_format(unsigned failed, char *buf, size_t len) {
+        size_t k = 0;
+
+        if (len == 0)
+                return;
+        buf[0] = '\0';
+        for (unsigned b = 1; b & _HEALTH_CHECK_ALL; b <<= 1)
+                if ((failed & b) && k < len)
+                        k += snprintf(buf + k, len - k, "%s%s", k ? "," : "", health_check_to_string(b));
+}

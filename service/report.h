@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* `rng-health report`: rng-health's journal events grouped per boot, like
+ * `ras-mc-ctl --summary`. The model is filled from entries given as
+ * EventFields (so tests feed it without a journal); report_read_journal()
+ * fills it from sd-journal. */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+#include <systemd/sd-id128.h>
+
+#include "journal-event.h"
+#include "rng-cpu.h"
+
+typedef struct ReportInstruction {
+        bool seen;
+        unsigned results;        /* probe results seen */
+        char verdict[16];        /* of the last probe */
+        char worst_verdict[16];  /* worst over the boot */
+        uint64_t attempts, failures, retry_exhausted, max_fail_streak; /* last probe, all runs */
+        double failure_rate;
+        char unavailable[16];    /* "cpuid", "kernel" or "" */
+} ReportInstruction;
+
+typedef struct ReportBoot {
+        sd_id128_t boot_id;
+        uint64_t first_usec, last_usec; /* realtime of the first and last event */
+        char boot_verdict[16];          /* "" if the daemon's boot verdict is not in the journal */
+        char verdict[16];               /* the last verdict (boot or changed) */
+        char cvm[16];
+        char fail_on[64];
+        unsigned probes, verdict_changes, output_check_failures, config_errors, policy_failures;
+        int exit_status;                /* of a policy failure, -1 if none */
+        ReportInstruction instr[_RNG_INSTRUCTION_MAX];
+} ReportBoot;
+
+typedef struct Report {
+        size_t n_boots;
+        ReportBoot *boots; /* in the order first seen */
+} Report;
+
+/* One journal entry: its boot, realtime and the fields (MESSAGE_ID, RNG_*). */
+int report_add_entry(Report *r, sd_id128_t boot_id, uint64_t realtime_usec, const EventFields *f);
+void report_done(Report *r);
+
+typedef struct ReportFilter {
+        bool boot;            /* only one boot */
+        bool boot_is_id;
+        sd_id128_t boot_id;
+        int boot_offset;      /* 0: the current boot, -1: the one before, ... */
+        uint64_t since_usec;  /* realtime; 0: no limit */
+} ReportFilter;
+
+int report_read_journal(const ReportFilter *filter, Report *ret);
+
+void report_print(const Report *r, sd_id128_t current_boot, FILE *f);
+int report_to_json(const Report *r, sd_id128_t current_boot, struct json_object **ret);

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "macro.h"
+#include "probe-summary.h"
+#include "probe-table.h"
+#include "status.h"
+
+char *format_percent(double fraction, char *buf, size_t len) {
+        double p = fraction * 100;
+
+        if (p <= 0)
+                snprintf(buf, len, "0 %%");
+        else if (p < 0.1)
+                snprintf(buf, len, "<0.1 %%");
+        else if (p < 9.95)
+                snprintf(buf, len, "%.1f %%", p);
+        else
+                snprintf(buf, len, "%.0f %%", p);
+        return buf;
+}
+
+static void format_instruction(const ProbeReport *r, RngInstruction i, char *buf, size_t len) {
+        const ProbeInstruction *in = &r->instr[i];
+        char a[16], b[16], c[16], checks[128];
+        const char *name = rng_instruction_upper_to_string(i);
+        const char *kernel = in->kernel.state == KERNEL_STATE_DISABLED ? " (disabled by the kernel)" : "";
+        ProbeSummary s;
+
+        if (!in->cpuid) {
+                snprintf(buf, len, "%s not supported by this CPU", name);
+                return;
+        }
+        probe_summarize(r, i, &s);
+        if (!s.probed) {
+                snprintf(buf, len, "%s not probed%s", name, kernel);
+                return;
+        }
+        switch (s.verdict) {
+        case VERDICT_OK:
+                snprintf(buf, len, "%s ok%s (0 of %s tries failed)", name, kernel,
+                         format_si((double) s.attempts, a, sizeof(a)));
+                break;
+        case VERDICT_DEGRADED:
+                snprintf(buf, len, "%s degraded%s: %s of tries failed, every value within %" PRIu64 " tries",
+                         name, kernel, format_percent(s.failure_rate, a, sizeof(a)),
+                         r->verdict_params.kernel_retries);
+                break;
+        case VERDICT_EXHAUSTED:
+                snprintf(buf, len, "%s exhausted%s: %s of tries failed, %s values needed >%" PRIu64 " tries",
+                         name, kernel, format_percent(s.failure_rate, a, sizeof(a)),
+                         format_si((double) s.retry_exhausted, b, sizeof(b)), r->verdict_params.kernel_retries);
+                break;
+        case VERDICT_BROKEN:
+                if (s.worst->delivered == 0)
+                        snprintf(buf, len, "%s broken%s: no value delivered in %s tries", name, kernel,
+                                 format_si((double) s.worst->attempts, c, sizeof(c)));
+                else {
+                        health_checks_format(s.worst->health.failed, checks, sizeof(checks));
+                        snprintf(buf, len, "%s broken%s: output check failed (%s), %s of tries failed",
+                                 name, kernel, checks, format_percent(s.failure_rate, a, sizeof(a)));
+                }
+                break;
+        default:
+                snprintf(buf, len, "%s %s%s", name, verdict_to_string(s.verdict), kernel);
+                break;
+        }
+}
+
+char *status_format_probe(const ProbeReport *r) {
+        char out[1024] = "", part[384];
+        bool any_cpuid = false;
+
+        if (!r->arch_supported)
+                return strdup("RDRAND/RDSEED: not an x86-64 machine, nothing to check");
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                any_cpuid = any_cpuid || (r->instr[i].selected && r->instr[i].cpuid);
+        if (!any_cpuid)
+                return strdup("no RDRAND/RDSEED on this CPU: nothing to check");
+
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                size_t k = strlen(out);
+
+                if (!r->instr[i].selected)
+                        continue;
+                format_instruction(r, i, part, sizeof(part));
+                snprintf(out + k, sizeof(out) - k, "%s%s", k ? "; " : "", part);
+        }
+        return strdup(out);
+}

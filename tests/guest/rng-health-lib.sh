@@ -1,0 +1,59 @@
+# Helpers for the rng-health service's guest tests (sourced after lib.sh).
+
+# MESSAGE_IDs (service/journal-ids.h).
+MID_PROBE_RESULT=a1d8857c7f454436bd2b315b0afb813c
+MID_VERDICT_BOOT=967e48a8dd4b4e31a946aa9d2f554e9f
+MID_VERDICT_CHANGED=78c178913bfa4de781820d76fbaf7dcd
+MID_OUTPUT_CHECK=40c58cd78a8941649f51fb936030cc44
+MID_UNAVAILABLE=94cb13611d724332a1c9276f6334ee76
+MID_CONFIG_INVALID=c232ae4933f44c0c83cb4a44843234c4
+MID_POLICY_FAILURE=24ba1f2b793047dc8ce6d83d30881331
+
+# Fields every probe result carries (rng-health(8), JOURNAL FIELDS).
+PROBE_RESULT_FIELDS="RNG_INSTRUCTION RNG_VERDICT RNG_WIDTH RNG_MODE RNG_THREADS RNG_ATTEMPTS RNG_FAILURES
+RNG_FAILURE_RATE RNG_MAX_FAIL_STREAK RNG_RETRY_EXHAUSTED RNG_RUNS RNG_TOTAL_ATTEMPTS RNG_TOTAL_FAILURES
+RNG_TOTAL_FAILURE_RATE RNG_TOTAL_RETRY_EXHAUSTED RNG_KERNEL_RETRIES RNG_KERNEL_STATE RNG_TRIGGER"
+VERDICT_FIELDS="RNG_VERDICT RNG_RDRAND_VERDICT RNG_RDSEED_VERDICT RNG_FAIL_ON RNG_CONFIDENTIAL_VM RNG_TRIGGER"
+
+# Entries of this boot from the unit, one JSON object per line.
+# Usage: rh_journal [journalctl matches...]
+rh_journal() { journalctl -b -u rng-health.service -o json --no-pager "$@"; }
+
+# The newest entry with MESSAGE_ID $1 (and further matches), as JSON.
+rh_last() { local mid=$1; shift; rh_journal MESSAGE_ID="$mid" "$@" | tail -n1; }
+
+rh_status() { systemctl show -P StatusText rng-health.service; }
+
+# Wait until the unit is in state $1 (active, failed, ...) for up to 30 s.
+rh_wait_state() {
+	local want=$1 i state
+	for i in $(seq 300); do
+		state=$(systemctl show -P ActiveState rng-health.service)
+		[ "$state" = "$want" ] && return 0
+		sleep 0.1
+	done
+	fail "rng-health.service is '$state', expected '$want'"
+}
+
+# Remove test configuration and start the service afresh.
+rh_reset() {
+	rm -rf /etc/rng-health/rng-health.conf.d/* /run/rng-health
+	systemctl reset-failed rng-health.service 2>/dev/null
+	systemctl restart rng-health.service || fail "systemctl restart rng-health failed"
+	rh_wait_state active
+}
+
+# Which instructions CPUID advertises, from an independent probe: "RDRAND RDSEED".
+rh_cpuid_instructions() {
+	rng-health probe --json --count 1 --threads 1 --width 64 |
+		jq -r '[.instructions[] | select(.cpuid) | .name | ascii_upcase] | join(" ")'
+}
+
+# Check that a JSON entry has every named field.
+rh_has_fields() {
+	local json=$1 f
+	shift
+	for f in $*; do
+		jq -e --arg f "$f" 'has($f)' <<<"$json" >/dev/null || fail "field $f missing in: $json"
+	done
+}

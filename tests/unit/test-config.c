@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* rng-health.conf: values, errors with file:line and key, drop-in
+ * precedence, masking, FailOn= defaults; in a temporary root directory. */
+
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "macro.h"
+#include "test-util.h"
+
+static char root[64];
+
+static void write_file(const char *rel, const char *text) {
+        char path[PATH_MAX * 2], cmd[PATH_MAX * 3];
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s%s", root, rel);
+        snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+        CHECK(system(cmd) == 0, "%s", cmd);
+        f = fopen(path, "we");
+        CHECK(f, "cannot write %s", path);
+        if (!f)
+                return;
+        fputs(text, f);
+        fclose(f);
+}
+
+static void clean(void) {
+        char cmd[PATH_MAX + 32];
+
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'/etc '%s'/run '%s'/usr", root, root, root);
+        CHECK(system(cmd) == 0, "%s", cmd);
+}
+
+static int load(Config *c, ConfigError *e) {
+        return config_load(root, c, e);
+}
+
+static void check_error(const ConfigError *e, const char *file, unsigned line, const char *key, const char *msg) {
+        char want[PATH_MAX * 2];
+
+        snprintf(want, sizeof(want), "%s%s", root, file);
+        CHECK(strcmp(e->file, want) == 0, "file %s, expected %s", e->file, want);
+        CHECK_EQ_INT(e->line, line);
+        CHECK(strcmp(e->key, key) == 0, "key '%s', expected '%s'", e->key, key);
+        CHECK(strstr(e->message, msg), "message '%s' lacks '%s'", e->message, msg);
+}
+
+static void test_defaults(void) {
+        ProbeParams p;
+        ConfigError e;
+        Config c;
+
+        clean();
+        CHECK_EQ_INT(load(&c, &e), 0);
+        probe_params_default(&p);
+        CHECK_EQ_INT(c.probe.instructions, p.instructions);
+        CHECK_EQ_INT(c.probe.widths, p.widths);
+        CHECK_EQ_INT(c.probe.threads, 0);
+        CHECK_EQ_U64(c.probe.limits.budget_usec, 2000);
+        CHECK_EQ_U64(c.probe.verdict.kernel_retries, 10);
+        CHECK_EQ_U64(c.reprobe_usec, 6ull * 3600 * 1000000);
+        CHECK_EQ_INT(c.confidential_vm, CVM_SETTING_AUTO);
+        CHECK_EQ_INT(config_fail_on(&c, false), 0);
+        CHECK_EQ_INT(config_fail_on(&c, true), (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN));
+}
+
+static void test_values(void) {
+        ConfigError e;
+        Config c;
+
+        clean();
+        write_file("/etc/rng-health/rng-health.conf",
+                   "# comment\n"
+                   "[Probe]\n"
+                   "Instructions=rdseed\n"
+                   "Widths=32 64\n"
+                   "Threads=2\n"
+                   "BudgetSec=5ms\n"
+                   "MaxAttempts=8192\n"
+                   "MinAttempts=512\n"
+                   "[Thresholds]\n"
+                   "KernelRetries=20\n"
+                   "DegradedMinFailures=3\n"
+                   "ExhaustedMinLoopFailures=2\n"
+                   "[Monitor]\n"
+                   "ReprobeIntervalSec=30min\n"
+                   "[Policy]\n"
+                   "FailOn=exhausted\n"
+                   "FailOn=broken\n"
+                   "ConfidentialVM=no\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK_EQ_INT(c.probe.instructions, 1u << RNG_RDSEED);
+        CHECK_EQ_INT(c.probe.widths, (1u << 1) | (1u << 2));
+        CHECK_EQ_INT(c.probe.threads, 2);
+        CHECK_EQ_U64(c.probe.limits.budget_usec, 5000);
+        CHECK_EQ_U64(c.probe.limits.max_attempts, 8192);
+        CHECK_EQ_U64(c.probe.limits.min_attempts, 512);
+        CHECK_EQ_U64(c.probe.verdict.kernel_retries, 20);
+        CHECK_EQ_U64(c.probe.verdict.degraded_min_failures, 3);
+        CHECK_EQ_U64(c.probe.verdict.exhausted_min_loop_failures, 2);
+        CHECK_EQ_U64(c.reprobe_usec, 30ull * 60 * 1000000);
+        CHECK_EQ_INT(config_fail_on(&c, false), (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN));
+        CHECK_EQ_INT(c.confidential_vm, CVM_SETTING_NO);
+
+        /* FailOn=none on a CVM turns the strict default off; empty resets it. */
+        write_file("/etc/rng-health/rng-health.conf.d/10.conf", "[Policy]\nFailOn=\nFailOn=none\n[Monitor]\nReprobeIntervalSec=0\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK_EQ_INT(config_fail_on(&c, true), 0);
+        CHECK_EQ_U64(c.reprobe_usec, 0);
+        write_file("/etc/rng-health/rng-health.conf.d/20.conf", "[Policy]\nFailOn=\n[Probe]\nInstructions=\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK_EQ_INT(config_fail_on(&c, true), (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN));
+        CHECK_EQ_INT(c.probe.instructions, 3);
+}
+
+static void test_errors(void) {
+        static const struct {
+                const char *text;
+                unsigned line;
+                const char *key, *msg;
+        } cases[] = {
+                { "[Probe]\nWidths=16 48\n", 2, "[Probe] Widths=", "invalid width '48'" },
+                { "[Probe]\n\nInstructions=rdrand rdtsc\n", 3, "[Probe] Instructions=", "invalid instruction 'rdtsc'" },
+                { "[Probe]\nThreads=0\n", 2, "[Probe] Threads=", "invalid value '0'" },
+                { "[Probe]\nBudgetSec=1h\n", 2, "[Probe] BudgetSec=", "invalid time '1h'" },
+                { "[Probe]\nMaxAttempts=-1\n", 2, "[Probe] MaxAttempts=", "invalid number '-1'" },
+                { "[Thresholds]\nKernelRetries=lots\n", 2, "[Thresholds] KernelRetries=", "invalid number 'lots'" },
+                { "[Monitor]\nReprobeIntervalSec=soon\n", 2, "[Monitor] ReprobeIntervalSec=", "invalid interval 'soon'" },
+                { "[Monitor]\nReprobeIntervalSec=10ms\n", 2, "[Monitor] ReprobeIntervalSec=", "invalid interval" },
+                { "[Policy]\nFailOn=exhausted sometimes\n", 2, "[Policy] FailOn=", "invalid verdict 'sometimes'" },
+                { "[Policy]\nConfidentialVM=maybe\n", 2, "[Policy] ConfidentialVM=", "invalid value 'maybe'" },
+                { "[Policy]\nFailsOn=broken\n", 2, "[Policy] FailsOn=", "unknown key" },
+                { "[Polcy]\nFailOn=broken\n", 2, "", "unknown section [Polcy]" },
+                { "FailOn=broken\n", 1, "", "outside of a section" },
+                { "[Policy]\nFailOn broken\n", 2, "", "syntax error" },
+                { "[Probe]\nMaxAttempts=100\n", 2, "[Probe] MaxAttempts=", "MinAttempts=1024 exceeds MaxAttempts=100" },
+                /* the first error is reported */
+                { "[Probe]\nWidths=7\nThreads=x\n", 2, "[Probe] Widths=", "invalid width '7'" },
+        };
+        ConfigError e;
+        Config c, before;
+
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                clean();
+                write_file("/etc/rng-health/rng-health.conf.d/50-bad.conf", cases[i].text);
+                memset(&before, 0x5a, sizeof(before));
+                c = before;
+                CHECK_EQ_INT(load(&c, &e), -EINVAL);
+                check_error(&e, "/etc/rng-health/rng-health.conf.d/50-bad.conf", cases[i].line, cases[i].key, cases[i].msg);
+                CHECK(memcmp(&c, &before, sizeof(c)) == 0, "case %zu: config changed on error", i);
+        }
+
+        /* The cross check names the later assignment: MinAttempts in a later file. */
+        clean();
+        write_file("/etc/rng-health/rng-health.conf", "[Probe]\nMaxAttempts=2000\n");
+        write_file("/usr/lib/rng-health/rng-health.conf.d/90-min.conf", "[Probe]\n\nMinAttempts=3000\n");
+        CHECK_EQ_INT(load(&c, &e), -EINVAL);
+        check_error(&e, "/usr/lib/rng-health/rng-health.conf.d/90-min.conf", 3, "[Probe] MinAttempts=", "exceeds");
+
+        {
+                char buf[PATH_MAX + 512], want[PATH_MAX + 512];
+
+                config_error_format(&e, buf, sizeof(buf));
+                snprintf(want, sizeof(want),
+                         "%s/usr/lib/rng-health/rng-health.conf.d/90-min.conf:3: [Probe] MinAttempts=: MinAttempts=3000 exceeds MaxAttempts=2000",
+                         root);
+                CHECK(strcmp(buf, want) == 0, "'%s'", buf);
+        }
+
+        /* Unreadable file: -errno, file named. (Not as root: root reads anything.) */
+        if (geteuid() != 0) {
+                char p[PATH_MAX * 2];
+
+                clean();
+                write_file("/etc/rng-health/rng-health.conf", "[Probe]\n");
+                snprintf(p, sizeof(p), "%s/etc/rng-health/rng-health.conf", root);
+                chmod(p, 0);
+                CHECK_EQ_INT(load(&c, &e), -EACCES);
+                CHECK(strcmp(e.file, p) == 0, "file %s", e.file);
+        }
+}
+
+static void test_precedence(void) {
+        char **files = NULL, want[PATH_MAX * 2], link[PATH_MAX * 2];
+        ConfigError e;
+        Config c;
+        size_t n = 0;
+
+        clean();
+        /* main file: /etc wins over /usr/lib */
+        write_file("/usr/lib/rng-health/rng-health.conf", "[Thresholds]\nKernelRetries=11\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK_EQ_U64(c.probe.verdict.kernel_retries, 11);
+        write_file("/etc/rng-health/rng-health.conf", "[Thresholds]\nKernelRetries=12\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK_EQ_U64(c.probe.verdict.kernel_retries, 12);
+
+        /* drop-ins are read after the main file, sorted by name across dirs */
+        write_file("/usr/lib/rng-health/rng-health.conf.d/10-a.conf", "[Thresholds]\nKernelRetries=13\n");
+        write_file("/run/rng-health/rng-health.conf.d/20-b.conf", "[Thresholds]\nKernelRetries=14\n");
+        write_file("/etc/rng-health/rng-health.conf.d/15-c.conf", "[Thresholds]\nKernelRetries=15\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK_EQ_U64(c.probe.verdict.kernel_retries, 14);
+
+        /* same name: /etc over /run over /usr/lib */
+        write_file("/usr/lib/rng-health/rng-health.conf.d/20-b.conf", "[Thresholds]\nKernelRetries=16\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK_EQ_U64(c.probe.verdict.kernel_retries, 14);
+        write_file("/etc/rng-health/rng-health.conf.d/20-b.conf", "[Thresholds]\nKernelRetries=17\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK_EQ_U64(c.probe.verdict.kernel_retries, 17);
+
+        /* not *.conf: ignored */
+        write_file("/etc/rng-health/rng-health.conf.d/99-z.conf.bak", "[Thresholds]\nKernelRetries=99\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK_EQ_U64(c.probe.verdict.kernel_retries, 17);
+
+        /* masked: a symlink to /dev/null in /etc hides the lower ones of that name */
+        snprintf(link, sizeof(link), "%s/etc/rng-health/rng-health.conf.d/20-b.conf", root);
+        unlink(link);
+        CHECK(symlink("/dev/null", link) == 0, "symlink");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK_EQ_U64(c.probe.verdict.kernel_retries, 15);
+
+        CHECK_EQ_INT(config_files(root, &files), 0);
+        for (char **f = files; f && *f; f++)
+                n++;
+        CHECK_EQ_INT(n, 3);
+        if (n == 3) {
+                snprintf(want, sizeof(want), "%s/etc/rng-health/rng-health.conf", root);
+                CHECK(strcmp(files[0], want) == 0, "%s", files[0]);
+                snprintf(want, sizeof(want), "%s/usr/lib/rng-health/rng-health.conf.d/10-a.conf", root);
+                CHECK(strcmp(files[1], want) == 0, "%s", files[1]);
+                snprintf(want, sizeof(want), "%s/etc/rng-health/rng-health.conf.d/15-c.conf", root);
+                CHECK(strcmp(files[2], want) == 0, "%s", files[2]);
+        }
+        config_files_free(files);
+
+        /* list keys append across files, an empty assignment resets */
+        clean();
+        write_file("/etc/rng-health/rng-health.conf", "[Probe]\nWidths=16\n");
+        write_file("/etc/rng-health/rng-health.conf.d/10.conf", "[Probe]\nWidths=64\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK_EQ_INT(c.probe.widths, (1u << 0) | (1u << 2));
+        write_file("/etc/rng-health/rng-health.conf.d/20.conf", "[Probe]\nWidths=\nWidths=32\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK_EQ_INT(c.probe.widths, 1u << 1);
+}
+
+int main(void) {
+        char cmd[PATH_MAX + 16];
+
+        snprintf(root, sizeof(root), "/tmp/test-config.XXXXXX");
+        if (!mkdtemp(root)) {
+                perror("mkdtemp");
+                return EXIT_FAILURE;
+        }
+        test_defaults();
+        test_values();
+        test_errors();
+        test_precedence();
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+        (void) system(cmd);
+        return test_result("test-config");
+}

@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* Journal event fields, the status line, the aggregator and the report
+ * model, from probe reports made with scripted sources: no journal. */
+
+#include <string.h>
+#include <syslog.h>
+
+#include "aggregator.h"
+#include "journal-event.h"
+#include "journal-ids.h"
+#include "macro.h"
+#include "probe-summary.h"
+#include "report.h"
+#include "scripted-source.h"
+#include "status.h"
+#include "test-util.h"
+
+typedef struct Hook {
+        Script scripts[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS];
+} Hook;
+
+static const RngSource *hook_source(RngInstruction i, unsigned width, unsigned thread, void *userdata) {
+        Hook *h = userdata;
+
+        return &h->scripts[i][rng_width_index(width)].source;
+}
+
+/* RDRAND healthy; RDSEED as given; single-threaded runs of 2048 tries. */
+static void make_report(ScriptKind rdseed, double rate, uint64_t param, const bool cpuid[2], ProbeReport *ret) {
+        static Hook h;
+        ProbeParams p;
+
+        for (int w = 0; w < RNG_N_WIDTHS; w++) {
+                script_init(&h.scripts[RNG_RDRAND][w], SCRIPT_HEALTHY, rng_widths[w], 0, 0, 0, 1 + w);
+                script_init(&h.scripts[RNG_RDSEED][w], rdseed, rng_widths[w], rate, param, 0, 7 + w);
+        }
+        probe_params_default(&p);
+        p.threads = 1;
+        p.limits = (ProbeLimits) { .budget_usec = 0, .max_attempts = 2048, .min_attempts = 2048 };
+        p.source = hook_source;
+        p.source_userdata = &h;
+        p.cpuid = cpuid;
+        CHECK_EQ_INT(probe_run_all(&p, NULL, ret), 0);
+}
+
+static const char *get(const EventFields *f, const char *k) {
+        return event_fields_get(f, k) ?: "(missing)";
+}
+
+static void check_field(const EventFields *f, const char *k, const char *want) {
+        CHECK(strcmp(get(f, k), want) == 0, "%s=%s, expected %s", k, get(f, k), want);
+}
+
+static void test_probe_result(void) {
+        static const char *const documented[] = {
+                "MESSAGE_ID", "PRIORITY", "MESSAGE", "SYSLOG_IDENTIFIER", "RNG_INSTRUCTION", "RNG_WIDTH", "RNG_MODE",
+                "RNG_THREADS", "RNG_VERDICT", "RNG_ATTEMPTS", "RNG_FAILURES", "RNG_FAILURE_RATE",
+                "RNG_MAX_FAIL_STREAK", "RNG_RETRY_EXHAUSTED", "RNG_RUNS", "RNG_TOTAL_ATTEMPTS", "RNG_TOTAL_FAILURES",
+                "RNG_TOTAL_FAILURE_RATE", "RNG_TOTAL_RETRY_EXHAUSTED", "RNG_KERNEL_RETRIES", "RNG_KERNEL_STATE",
+                "RNG_TRIGGER",
+        };
+        const bool cpuid[2] = { true, true };
+        ProbeReport r;
+        EventFields f = {};
+        char buf[32];
+
+        make_report(SCRIPT_ALWAYS_FAIL, 0, 0, cpuid, &r);
+
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDRAND, "boot"), 0);
+        for (size_t i = 0; i < sizeof(documented) / sizeof(documented[0]); i++)
+                CHECK(event_fields_get(&f, documented[i]), "RDRAND: field %s missing", documented[i]);
+        check_field(&f, "MESSAGE_ID", RNG_MID_PROBE_RESULT_STR);
+        check_field(&f, "RNG_INSTRUCTION", "RDRAND");
+        check_field(&f, "RNG_VERDICT", "ok");
+        check_field(&f, "PRIORITY", "6");
+        check_field(&f, "RNG_FAILURES", "0");
+        check_field(&f, "RNG_TOTAL_ATTEMPTS", "6144");
+        check_field(&f, "RNG_RUNS", "3");
+        check_field(&f, "RNG_THREADS", "1");
+        check_field(&f, "RNG_MODE", "single");
+        check_field(&f, "RNG_TRIGGER", "boot");
+        check_field(&f, "RNG_KERNEL_RETRIES", "10");
+        /* every field is FIELD=value with an upper-case name */
+        for (size_t i = 0; i < f.n; i++) {
+                const char *eq = strchr(f.v[i], '=');
+
+                CHECK(eq && eq > f.v[i], "not FIELD=value: %s", f.v[i]);
+                for (const char *c = f.v[i]; eq && c < eq; c++)
+                        CHECK((*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_', "bad name: %s", f.v[i]);
+        }
+        event_fields_done(&f);
+
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "reprobe"), 0);
+        check_field(&f, "RNG_INSTRUCTION", "RDSEED");
+        check_field(&f, "RNG_VERDICT", "broken"); /* nothing delivered */
+        check_field(&f, "PRIORITY", "3");
+        check_field(&f, "RNG_FAILURES", "2048");
+        check_field(&f, "RNG_FAILURE_RATE", "1.0000");
+        check_field(&f, "RNG_MAX_FAIL_STREAK", "2048");
+        check_field(&f, "RNG_RETRY_EXHAUSTED", "1"); /* the trailing streak */
+        check_field(&f, "RNG_TRIGGER", "reprobe");
+        snprintf(buf, sizeof(buf), "%u", 6144u);
+        check_field(&f, "RNG_TOTAL_FAILURES", buf);
+        CHECK(strstr(get(&f, "MESSAGE"), "RDSEED broken: 6144 of 6144 tries failed (100 %)"), "MESSAGE: %s",
+              get(&f, "MESSAGE"));
+        event_fields_done(&f);
+}
+
+static void test_exhausted_and_status(void) {
+        const bool cpuid[2] = { true, true };
+        _cleanup_free_ char *status = NULL;
+        ProbeSummary s;
+        ProbeReport r;
+        EventFields f = {};
+
+        /* 60 % failures: some values need more than 10 tries (0.6^10 = 0.6 %). */
+        make_report(SCRIPT_RANDOM_FAIL, 0.6, 0, cpuid, &r);
+        probe_summarize(&r, RNG_RDSEED, &s);
+        CHECK_EQ_INT(s.verdict, VERDICT_EXHAUSTED);
+        CHECK(s.retry_exhausted > 0, "retry_exhausted = %llu", (unsigned long long) s.retry_exhausted);
+        CHECK(s.worst && s.worst->verdict == VERDICT_EXHAUSTED, "worst run not exhausted");
+
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
+        check_field(&f, "RNG_VERDICT", "exhausted");
+        check_field(&f, "PRIORITY", "3");
+        event_fields_done(&f);
+
+        status = status_format_probe(&r);
+        CHECK(status && strncmp(status, "RDRAND ok (0 of 6.14k tries failed); RDSEED exhausted: ", 55) == 0,
+              "status: %s", status ?: "(null)");
+        CHECK(status && strstr(status, "% of tries failed, ") && strstr(status, " values needed >10 tries"),
+              "status: %s", status ?: "(null)");
+}
+
+static void test_unsupported(void) {
+        const bool cpuid[2] = { false, false };
+        _cleanup_free_ char *status = NULL;
+        ProbeReport r;
+        EventFields f = {};
+
+        make_report(SCRIPT_HEALTHY, 0, 0, cpuid, &r);
+        status = status_format_probe(&r);
+        CHECK(status && strcmp(status, "no RDRAND/RDSEED on this CPU: nothing to check") == 0, "status: %s", status ?: "(null)");
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), -ENODATA);
+        CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_RDSEED]), 0);
+        check_field(&f, "MESSAGE_ID", RNG_MID_UNAVAILABLE_STR);
+        check_field(&f, "RNG_REASON", "cpuid");
+        check_field(&f, "RNG_CPUID", "no");
+        check_field(&f, "PRIORITY", "5");
+        event_fields_done(&f);
+
+        /* kernel-disabled: still probed, and reported */
+        r.instr[RNG_RDSEED].cpuid = true;
+        r.instr[RNG_RDSEED].kernel = (KernelInstructionState) { KERNEL_STATE_DISABLED, "nordrand", "nordrand on the command line" };
+        CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_RDSEED]), 0);
+        check_field(&f, "RNG_REASON", "kernel");
+        check_field(&f, "RNG_KERNEL_STATE", "disabled");
+        check_field(&f, "RNG_KERNEL_REASON", "nordrand");
+        check_field(&f, "PRIORITY", "4");
+        event_fields_done(&f);
+        r.instr[RNG_RDSEED].kernel.state = KERNEL_STATE_ENABLED;
+        CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_RDSEED]), -ENODATA);
+}
+
+static void test_output_check(void) {
+        const bool cpuid[2] = { true, true };
+        const ProbeRun *run;
+        ProbeReport r;
+        EventFields f = {};
+
+        make_report(SCRIPT_STUCK, 0, 0, cpuid, &r); /* RDSEED always delivers 0 */
+        run = &r.instr[RNG_RDSEED].runs[0];
+        CHECK(run->health.failed != 0, "stuck source passed the checks");
+        CHECK_EQ_INT(event_output_check(&f, RNG_RDSEED, run, "boot"), 0);
+        check_field(&f, "MESSAGE_ID", RNG_MID_OUTPUT_CHECK_STR);
+        check_field(&f, "RNG_INSTRUCTION", "RDSEED");
+        check_field(&f, "PRIORITY", "3");
+        CHECK(strstr(get(&f, "RNG_CHECKS"), "stuck-zero"), "RNG_CHECKS=%s", get(&f, "RNG_CHECKS"));
+        CHECK(!event_fields_get(&f, "RNG_VERDICT"), "output check carries RNG_VERDICT");
+        event_fields_done(&f);
+        CHECK_EQ_INT(event_output_check(&f, RNG_RDRAND, &r.instr[RNG_RDRAND].runs[0], "boot"), -ENODATA);
+}
+
+static void test_verdict_events(void) {
+        const Verdict iv[2] = { VERDICT_OK, VERDICT_EXHAUSTED };
+        VerdictEventInfo info = {
+                .verdict = VERDICT_EXHAUSTED,
+                .trigger = "boot",
+                .status = "RDRAND ok; RDSEED exhausted",
+                .instr_verdicts = iv,
+                .cvm = "tdx",
+                .fail_on = (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN),
+        };
+        EventFields f = {};
+
+        CHECK_EQ_INT(event_verdict(&f, &info), 0);
+        check_field(&f, "MESSAGE_ID", RNG_MID_VERDICT_BOOT_STR);
+        check_field(&f, "RNG_VERDICT", "exhausted");
+        check_field(&f, "RNG_RDRAND_VERDICT", "ok");
+        check_field(&f, "RNG_RDSEED_VERDICT", "exhausted");
+        check_field(&f, "RNG_FAIL_ON", "exhausted broken");
+        check_field(&f, "RNG_CONFIDENTIAL_VM", "tdx");
+        check_field(&f, "PRIORITY", "3");
+        CHECK(!event_fields_get(&f, "RNG_INSTRUCTION"), "verdict event carries RNG_INSTRUCTION");
+        event_fields_done(&f);
+
+        info.have_previous = true;
+        info.previous = VERDICT_OK;
+        info.trigger = "reprobe";
+        CHECK_EQ_INT(event_verdict(&f, &info), 0);
+        check_field(&f, "MESSAGE_ID", RNG_MID_VERDICT_CHANGED_STR);
+        check_field(&f, "RNG_PREVIOUS_VERDICT", "ok");
+        check_field(&f, "RNG_SOURCE", "probe");
+        check_field(&f, "MESSAGE", "Hardware RNG verdict changed from ok to exhausted: RDRAND ok; RDSEED exhausted");
+        event_fields_done(&f);
+
+        CHECK_EQ_INT(event_policy_failure(&f, &info, 3), 0);
+        check_field(&f, "MESSAGE_ID", RNG_MID_POLICY_FAILURE_STR);
+        check_field(&f, "RNG_EXIT_STATUS", "3");
+        check_field(&f, "PRIORITY", "2");
+        event_fields_done(&f);
+
+        CHECK_EQ_INT(event_config_invalid(&f, "/etc/rng-health/rng-health.conf", 7, "[Policy] FailOn=",
+                                          "invalid verdict 'bad'", "refusing to start"), 0);
+        check_field(&f, "MESSAGE", "/etc/rng-health/rng-health.conf:7: [Policy] FailOn=: invalid verdict 'bad'; refusing to start");
+        check_field(&f, "RNG_CONFIG_LINE", "7");
+        check_field(&f, "RNG_CONFIG_KEY", "[Policy] FailOn=");
+        event_fields_done(&f);
+}
+
+static void test_priorities_and_formats(void) {
+        char buf[64];
+
+        CHECK_EQ_INT(verdict_priority(VERDICT_OK), LOG_INFO);
+        CHECK_EQ_INT(verdict_priority(VERDICT_UNSUPPORTED), LOG_INFO);
+        CHECK_EQ_INT(verdict_priority(VERDICT_DEGRADED), LOG_WARNING);
+        CHECK_EQ_INT(verdict_priority(VERDICT_EXHAUSTED), LOG_ERR);
+        CHECK_EQ_INT(verdict_priority(VERDICT_BROKEN), LOG_ERR);
+        verdict_mask_format(0, buf, sizeof(buf));
+        CHECK(strcmp(buf, "") == 0, "%s", buf);
+        verdict_mask_format((1u << VERDICT_DEGRADED) | (1u << VERDICT_BROKEN), buf, sizeof(buf));
+        CHECK(strcmp(buf, "degraded broken") == 0, "%s", buf);
+        CHECK(strcmp(format_percent(0.31, buf, sizeof(buf)), "31 %") == 0, "%s", buf);
+        CHECK(strcmp(format_percent(0.042, buf, sizeof(buf)), "4.2 %") == 0, "%s", buf);
+        CHECK(strcmp(format_percent(0.00001, buf, sizeof(buf)), "<0.1 %") == 0, "%s", buf);
+        CHECK(strcmp(format_percent(0, buf, sizeof(buf)), "0 %") == 0, "%s", buf);
+}
+
+static void test_fields_overflow(void) {
+        EventFields f = {};
+
+        for (int i = 0; i < EVENT_FIELDS_MAX; i++)
+                CHECK_EQ_INT(event_fields_addf(&f, "F%d=%d", i, i), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "X=1"), -E2BIG);
+        CHECK(strcmp(get(&f, "F7"), "7") == 0, "F7");
+        CHECK(!event_fields_get(&f, "F"), "prefix matched");
+        event_fields_done(&f);
+}
+
+static void test_aggregator(void) {
+        _cleanup_free_ char *s1 = NULL, *s2 = NULL;
+        Aggregator a = {};
+        Verdict v;
+        int probe, kernel;
+
+        probe = aggregator_add_source(&a, "probe");
+        kernel = aggregator_add_source(&a, "kernel");
+        CHECK(probe == 0 && kernel == 1, "indexes %d %d", probe, kernel);
+        CHECK(!aggregator_verdict(&a, &v), "verdict before any report");
+        CHECK_EQ_INT(aggregator_report(&a, probe, VERDICT_OK, "RDRAND ok"), 1);
+        CHECK_EQ_INT(aggregator_report(&a, probe, VERDICT_OK, "RDRAND ok again"), 0);
+        CHECK_EQ_INT(aggregator_report(&a, kernel, VERDICT_DEGRADED, "kernel: 3 RDSEED failures"), 1);
+        CHECK(aggregator_verdict(&a, &v) && v == VERDICT_DEGRADED, "worst wins");
+        s1 = aggregator_status(&a);
+        CHECK(s1 && strcmp(s1, "RDRAND ok again; kernel: 3 RDSEED failures") == 0, "status: %s", s1);
+        CHECK_EQ_INT(aggregator_report(&a, kernel, VERDICT_OK, ""), 1);
+        s2 = aggregator_status(&a);
+        CHECK(s2 && strcmp(s2, "RDRAND ok again") == 0, "status: %s", s2);
+        CHECK_EQ_INT(aggregator_report(&a, 7, VERDICT_OK, ""), -EINVAL);
+        for (int i = 2; i < AGGREGATOR_MAX_SOURCES; i++)
+                CHECK(aggregator_add_source(&a, "x") >= 0, "add");
+        CHECK_EQ_INT(aggregator_add_source(&a, "y"), -E2BIG);
+        aggregator_done(&a);
+}
+
+static void test_report_model(void) {
+        const bool cpuid[2] = { true, true };
+        const Verdict iv[2] = { VERDICT_OK, VERDICT_EXHAUSTED };
+        VerdictEventInfo info = { .verdict = VERDICT_EXHAUSTED, .trigger = "boot", .instr_verdicts = iv, .cvm = "none" };
+        sd_id128_t b1 = { .bytes = { 1 } }, b2 = { .bytes = { 2 } };
+        _cleanup_free_ char *text = NULL;
+        struct json_object *j = NULL, *boots, *o;
+        size_t len = 0;
+        ProbeReport r;
+        Report rep = {};
+        EventFields f = {};
+        FILE *m;
+
+        make_report(SCRIPT_RANDOM_FAIL, 0.6, 0, cpuid, &r);
+        for (int i = 0; i < 2; i++) {
+                CHECK_EQ_INT(event_probe_result(&f, &r, i, "boot"), 0);
+                CHECK_EQ_INT(report_add_entry(&rep, b1, 1000 + i, &f), 0);
+                event_fields_done(&f);
+        }
+        CHECK_EQ_INT(event_verdict(&f, &info), 0);
+        CHECK_EQ_INT(report_add_entry(&rep, b1, 1002, &f), 0);
+        event_fields_done(&f);
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "reprobe"), 0);
+        CHECK_EQ_INT(report_add_entry(&rep, b1, 5000, &f), 0);
+        event_fields_done(&f);
+        info.have_previous = true;
+        info.previous = VERDICT_OK;
+        CHECK_EQ_INT(event_verdict(&f, &info), 0);
+        CHECK_EQ_INT(report_add_entry(&rep, b2, 9000, &f), 0);
+        event_fields_done(&f);
+
+        CHECK_EQ_INT(rep.n_boots, 2);
+        CHECK(strcmp(rep.boots[0].boot_verdict, "exhausted") == 0, "boot verdict %s", rep.boots[0].boot_verdict);
+        CHECK_EQ_INT(rep.boots[0].probes, 2);
+        CHECK_EQ_U64(rep.boots[0].first_usec, 1000);
+        CHECK_EQ_U64(rep.boots[0].last_usec, 5000);
+        CHECK(strcmp(rep.boots[0].instr[RNG_RDSEED].worst_verdict, "exhausted") == 0, "worst");
+        CHECK(rep.boots[0].instr[RNG_RDSEED].failures > 0, "failures");
+        CHECK_EQ_INT(rep.boots[1].verdict_changes, 1);
+        CHECK(rep.boots[1].boot_verdict[0] == '\0', "second boot has no boot verdict");
+
+        m = open_memstream(&text, &len);
+        report_print(&rep, b2, m);
+        fclose(m);
+        CHECK(strstr(text, "Boot 01000000000000000000000000000000: "), "%s", text);
+        CHECK(strstr(text, "Boot 02000000000000000000000000000000 (current): "), "%s", text);
+        CHECK(strstr(text, "  RDSEED                 exhausted (worst exhausted): "), "%s", text);
+
+        CHECK_EQ_INT(report_to_json(&rep, b2, &j), 0);
+        CHECK(json_object_object_get_ex(j, "boots", &boots) && json_object_array_length(boots) == 2, "boots");
+        o = json_object_array_get_idx(boots, 1);
+        CHECK(json_object_get_boolean(json_object_object_get(o, "current")), "current");
+        CHECK(strcmp(json_object_get_string(json_object_object_get(o, "verdict")), "exhausted") == 0, "verdict");
+        json_object_put(j);
+        report_done(&rep);
+}
+
+int main(void) {
+        test_probe_result();
+        test_exhausted_and_status();
+        test_unsupported();
+        test_output_check();
+        test_verdict_events();
+        test_priorities_and_formats();
+        test_fields_overflow();
+        test_aggregator();
+        test_report_model();
+        return test_result("test-journal-event");
+}
