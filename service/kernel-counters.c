@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel-counters.h"
+#include "macro.h"
+
+int kernel_counter_parse(const char *text, size_t len, uint64_t *ret) {
+        uint64_t v = 0;
+
+        if (!text || !ret)
+                return -EINVAL;
+        if (len > 0 && text[len - 1] == '\n')
+                len--;
+        if (len == 0 || len > 20)
+                return -EINVAL;
+        for (size_t i = 0; i < len; i++) {
+                unsigned d;
+
+                if (text[i] < '0' || text[i] > '9')
+                        return -EINVAL;
+                d = (unsigned) (text[i] - '0');
+                if (v > (UINT64_MAX - d) / 10)
+                        return -EINVAL;
+                v = v * 10 + d;
+        }
+        *ret = v;
+        return 0;
+}
+
+static int read_counter(const char *root, const char *instr, const char *name, uint64_t *ret) {
+        char path[4096], buf[32];
+        _cleanup_close_ int fd = -EBADF;
+        ssize_t n;
+
+        if ((size_t) snprintf(path, sizeof(path), "%s%s/%s/%s", root, KERNEL_COUNTERS_DIR,
+                              instr, name) >= sizeof(path))
+                return -ENAMETOOLONG;
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return negative_errno();
+        n = read(fd, buf, sizeof(buf));
+        if (n < 0)
+                return negative_errno();
+        if ((size_t) n == sizeof(buf)) /* longer than any counter */
+                return -EINVAL;
+        return kernel_counter_parse(buf, (size_t) n, ret);
+}
+
+int kernel_counters_read(const char *root, KernelCounters *ret) {
+        KernelCounters c = {};
+        int r;
+
+        if (!ret)
+                return -EINVAL;
+        if (!root || (root[0] == '/' && root[1] == '\0'))
+                root = "";
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                r = read_counter(root, rng_instruction_to_string(i), "retried", &c.retried[i]);
+                if (r < 0)
+                        return r;
+                r = read_counter(root, rng_instruction_to_string(i), "exhausted", &c.exhausted[i]);
+                if (r < 0)
+                        return r;
+        }
+        *ret = c;
+        return 0;
+}

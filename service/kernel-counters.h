@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The kernel's RDRAND/RDSEED counters (kernel patch 0005), read-only sysfs:
+ *   /sys/devices/system/cpu/rng/{rdrand,rdseed}/retried
+ *       calls of the kernel's retry loop that needed more than one try
+ *   /sys/devices/system/cpu/rng/{rdrand,rdseed}/exhausted
+ *       calls whose retry loop ran out (the kernel got no value)
+ * Kernels without the series have no such directory. */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rng-cpu.h"
+
+#define KERNEL_COUNTERS_DIR "/sys/devices/system/cpu/rng"
+
+typedef struct KernelCounters {
+        uint64_t retried[_RNG_INSTRUCTION_MAX];
+        uint64_t exhausted[_RNG_INSTRUCTION_MAX];
+} KernelCounters;
+
+/* Parse one sysfs value: decimal digits, an optional trailing newline,
+ * nothing else. -EINVAL on anything else (empty, sign, junk, overflow). */
+int kernel_counter_parse(const char *text, size_t len, uint64_t *ret);
+
+/* Read all four counters below root (NULL: "/"). -ENOENT if the kernel has
+ * no counters; another -errno if one is unreadable or malformed. */
+int kernel_counters_read(const char *root, KernelCounters *ret);

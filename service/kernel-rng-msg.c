@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+
+#include "kernel-rng-msg.h"
+#include "macro.h"
+
+static const char *const kind_names[_KERNEL_RNG_MSG_MAX] = {
+        [KERNEL_RNG_MSG_EXHAUSTED] = "exhausted",
+        [KERNEL_RNG_MSG_FAILED] = "failed",
+        [KERNEL_RNG_MSG_DISABLED] = "disabled",
+        [KERNEL_RNG_MSG_DEFECTIVE] = "defective",
+};
+
+DEFINE_STRING_TABLE_TO_STRING(kernel_rng_msg_kind, KernelRngMsgKind, kind_names)
+
+/* A cursor over a length-bounded record. */
+typedef struct Scan {
+        const char *p, *end;
+} Scan;
+
+static bool scan_literal(Scan *s, const char *lit) {
+        size_t n = strlen(lit);
+
+        if ((size_t) (s->end - s->p) < n || memcmp(s->p, lit, n) != 0)
+                return false;
+        s->p += n;
+        return true;
+}
+
+static bool scan_instruction(Scan *s, RngInstruction *ret) {
+        if (scan_literal(s, "RDRAND"))
+                *ret = RNG_RDRAND;
+        else if (scan_literal(s, "RDSEED"))
+                *ret = RNG_RDSEED;
+        else
+                return false;
+        return true;
+}
+
+/* Decimal digits without sign or leading garbage; fails on overflow. */
+static bool scan_uint(Scan *s, unsigned *ret) {
+        unsigned long v = 0;
+        const char *start = s->p;
+
+        while (s->p < s->end && *s->p >= '0' && *s->p <= '9') {
+                v = v * 10 + (unsigned long) (*s->p - '0');
+                if (v > UINT_MAX)
+                        return false;
+                s->p++;
+        }
+        if (s->p == start)
+                return false;
+        *ret = (unsigned) v;
+        return true;
+}
+
+static bool record_equals(const char *msg, size_t len, const char *lit) {
+        return len == strlen(lit) && memcmp(msg, lit, len) == 0;
+}
+
+int kernel_rng_msg_parse(const char *msg, size_t len, KernelRngMsg *ret) {
+        KernelRngMsg m = {};
+        Scan s;
+
+        if (!msg || !ret)
+                return -EINVAL;
+
+        while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == '\r' || msg[len - 1] == ' '))
+                len--;
+
+        /* "x86/rng: RDSEED exhausted after 10 tries on CPU 1": the whole
+         * record, nothing before or after it. */
+        s = (Scan) { msg, msg + len };
+        if (scan_literal(&s, "x86/rng: ")) {
+                if (scan_instruction(&s, &m.instruction) &&
+                    scan_literal(&s, " exhausted after ") && scan_uint(&s, &m.tries) &&
+                    scan_literal(&s, " tries on CPU ") && scan_uint(&s, &m.cpu) &&
+                    s.p == s.end) {
+                        m.kind = KERNEL_RNG_MSG_EXHAUSTED;
+                        m.have_cpu = true;
+                        *ret = m;
+                        return 1;
+                }
+                return 0;
+        }
+
+        /* Patch 0002's WARN_ONCE text is the whole record. */
+        if (record_equals(msg, len, "RDRAND failed") || record_equals(msg, len, "RDSEED failed")) {
+                m.kind = KERNEL_RNG_MSG_FAILED;
+                m.instruction = msg[2] == 'R' ? RNG_RDRAND : RNG_RDSEED;
+                *ret = m;
+                return 1;
+        }
+
+        /* The CoCo check panics with "RDRAND is defective." and the panic
+         * line carries a "Kernel panic - not syncing: " prefix. */
+        if (len >= strlen("RDRAND is defective.") &&
+            memcmp(msg + len - strlen("RDRAND is defective."), "RDRAND is defective.",
+                   strlen("RDRAND is defective.")) == 0) {
+                m.kind = KERNEL_RNG_MSG_DEFECTIVE;
+                m.instruction = RNG_RDRAND;
+                *ret = m;
+                return 1;
+        }
+
+        m.reason = kernel_reason_match(msg, len);
+        if (m.reason) {
+                m.kind = KERNEL_RNG_MSG_DISABLED;
+                m.instruction = m.reason->instruction;
+                *ret = m;
+                return 1;
+        }
+        return 0;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The kernel's RNG messages, as the kernel watch recognises them in the
+ * kernel log (journal, _TRANSPORT=kernel). One pure parser; the formats are
+ * verbatim from Linux 6.12 and the rng-health kernel series:
+ *
+ *   exhausted  "x86/rng: RDSEED exhausted after 10 tries on CPU 1"
+ *              (patch 0004: the early-boot WARN and the rate-limited
+ *              message afterwards print this same line)
+ *   failed     "RDRAND failed" / "RDSEED failed"
+ *              (patch 0002's WARN_ONCE, kernels without 0004)
+ *   disabled   the kernel turned an instruction off: kernel_reason_match()
+ *              ("RDRAND is not reliable on this platform; disabling.",
+ *              "RDSEED32 is broken. ...", ...)
+ *   defective  "RDRAND is defective." (the CoCo boot check's panic; only
+ *              ever seen in a previous boot's log or on a console) */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kernel-state.h"
+#include "rng-cpu.h"
+
+typedef enum KernelRngMsgKind {
+        KERNEL_RNG_MSG_EXHAUSTED,
+        KERNEL_RNG_MSG_FAILED,
+        KERNEL_RNG_MSG_DISABLED,
+        KERNEL_RNG_MSG_DEFECTIVE,
+        _KERNEL_RNG_MSG_MAX,
+} KernelRngMsgKind;
+
+const char *kernel_rng_msg_kind_to_string(KernelRngMsgKind k); /* "exhausted", ... */
+
+typedef struct KernelRngMsg {
+        KernelRngMsgKind kind;
+        RngInstruction instruction;
+        bool have_cpu;             /* exhausted only */
+        unsigned cpu;
+        unsigned tries;            /* exhausted only, else 0 */
+        const KernelReason *reason; /* disabled only */
+} KernelRngMsg;
+
+/* msg: one log record's MESSAGE (any bytes, not NUL-terminated, trailing
+ * newlines ignored). Returns 1 and fills *ret on a match, 0 if the record
+ * is not an RNG message, -EINVAL on NULL arguments. Never reads past len. */
+int kernel_rng_msg_parse(const char *msg, size_t len, KernelRngMsg *ret);

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* The kernel watch's journal events: a pure builder of their fields. */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <syslog.h>
+
+#include "journal-ids.h"
+#include "kernel-watch.h"
+
+Verdict kernel_rng_msg_kind_verdict(KernelRngMsgKind k) {
+        switch (k) {
+        case KERNEL_RNG_MSG_EXHAUSTED:
+        case KERNEL_RNG_MSG_FAILED:
+                return VERDICT_EXHAUSTED;
+        case KERNEL_RNG_MSG_DISABLED:
+                return VERDICT_DEGRADED;
+        case KERNEL_RNG_MSG_DEFECTIVE:
+        default:
+                return VERDICT_BROKEN;
+        }
+}
+
+static const char *kind_message_id(KernelRngMsgKind k) {
+        switch (k) {
+        case KERNEL_RNG_MSG_EXHAUSTED:
+                return RNG_MID_KERNEL_EXHAUSTED_STR;
+        case KERNEL_RNG_MSG_FAILED:
+                return RNG_MID_KERNEL_FAILED_STR;
+        case KERNEL_RNG_MSG_DISABLED:
+                return RNG_MID_KERNEL_DISABLED_STR;
+        case KERNEL_RNG_MSG_DEFECTIVE:
+        default:
+                return RNG_MID_KERNEL_DEFECTIVE_STR;
+        }
+}
+
+int event_kernel(EventFields *f, const KernelEventInfo *in) {
+        const char *name = rng_instruction_upper_to_string(in->instruction);
+        Verdict v = kernel_rng_msg_kind_verdict(in->kind);
+
+        if (!name || !kernel_rng_msg_kind_to_string(in->kind))
+                return -EINVAL;
+
+        EVENT_ADD(f, "MESSAGE_ID=%s", kind_message_id(in->kind));
+        EVENT_ADD(f, "PRIORITY=%d", verdict_priority(v));
+        EVENT_ADD(f, "SYSLOG_IDENTIFIER=rng-health");
+        switch (in->kind) {
+        case KERNEL_RNG_MSG_EXHAUSTED:
+                if (in->messages == 0)
+                        EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhausted %" PRIu64
+                                  " more time(s), counted by the kernel without a log line (rate limit)",
+                                  name, in->count);
+                else
+                        EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhausted %" PRIu64
+                                  " time(s) (%" PRIu64 " log line(s), last on CPU %u after %u tries)",
+                                  name, in->count, in->messages, in->cpu, in->tries);
+                break;
+        case KERNEL_RNG_MSG_FAILED:
+                EVENT_ADD(f, "MESSAGE=Kernel: %s failed %" PRIu64 " time(s) after its retries", name,
+                          in->count);
+                break;
+        case KERNEL_RNG_MSG_DISABLED:
+                EVENT_ADD(f, "MESSAGE=Kernel disabled %s: %s", name,
+                          in->kernel_message ?: "reason unknown");
+                break;
+        case KERNEL_RNG_MSG_DEFECTIVE:
+        default:
+                EVENT_ADD(f, "MESSAGE=Kernel: %s is defective (confidential-computing boot check)", name);
+                break;
+        }
+        EVENT_ADD(f, "RNG_SOURCE=kernel");
+        EVENT_ADD(f, "RNG_INSTRUCTION=%s", name);
+        EVENT_ADD(f, "RNG_KERNEL_EVENT=%s", kernel_rng_msg_kind_to_string(in->kind));
+        EVENT_ADD(f, "RNG_VERDICT=%s", verdict_to_string(v));
+        EVENT_ADD(f, "RNG_COUNT=%" PRIu64, in->count);
+        EVENT_ADD(f, "RNG_MESSAGES=%" PRIu64, in->messages);
+        if (in->have_cpu) {
+                EVENT_ADD(f, "RNG_CPU=%u", in->cpu);
+                EVENT_ADD(f, "RNG_TRIES=%u", in->tries);
+        }
+        if (in->have_counters) {
+                EVENT_ADD(f, "RNG_KERNEL_EXHAUSTED=%" PRIu64, in->exhausted_total);
+                EVENT_ADD(f, "RNG_KERNEL_RETRIED=%" PRIu64, in->retried_total);
+        }
+        if (in->kernel_message)
+                EVENT_ADD(f, "RNG_KERNEL_MESSAGE=%s", in->kernel_message);
+        if (in->reason_id)
+                EVENT_ADD(f, "RNG_KERNEL_REASON=%s", in->reason_id);
+        EVENT_ADD(f, "RNG_STATE_SERIAL=%" PRIu64, in->state_serial);
+        return 0;
+}

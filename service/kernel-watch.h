@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The kernel watch: follows the kernel's RNG messages through the journal
+ * (kernel transport, from the start of the current boot) and the kernel's
+ * counters (kernel-counters.h), and records them as structured events.
+ *
+ * - Reaction: the journal's fd is on the event loop; a kernel message is
+ *   recorded as soon as journald has stored it. No polling: the only timers
+ *   are the aggregation window and one counter re-check after activity,
+ *   both armed only after a message.
+ * - Floods: messages are aggregated per (kind, instruction) bucket; the
+ *   first of a quiet bucket is recorded at once, the rest of the window
+ *   (flush_usec) in one event: at most one journal write per bucket per
+ *   window, fixed memory.
+ * - Nothing lost: RNG_COUNT of the exhausted/failed events is the growth of
+ *   the kernel's exhausted counter since the previous event (the message
+ *   count where the kernel has no counters), so the counts add up to the
+ *   counter even when the kernel's rate limit drops lines; a re-check
+ *   settle_usec after the last message records failures that printed none.
+ * - Restarts: the cursor of the last recorded message and the counter
+ *   values already reported are kept in STATE_DIR/kernel-watch.state.
+ *   The state is written as .new before the event is sent and committed
+ *   after; at start a leftover .new is committed only if the journal holds
+ *   the event with its RNG_STATE_SERIAL, so a crash neither loses nor
+ *   double-counts. */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <systemd/sd-event.h>
+
+#include "journal-event.h"
+#include "kernel-counters.h"
+#include "kernel-rng-msg.h"
+#include "verdict.h"
+
+typedef struct KernelWatch KernelWatch;
+
+/* Called when the kernel watch's verdict or status fragment changes. */
+typedef void (*KernelWatchNotifyFn)(KernelWatch *w, Verdict v, const char *status, void *userdata);
+
+typedef struct KernelWatchParams {
+        const char *state_dir;  /* NULL: no persistence (start of the boot each time) */
+        const char *sysfs_root; /* NULL: "/" */
+        uint64_t flush_usec;    /* aggregation window */
+        uint64_t settle_usec;   /* counter re-check after the last message */
+} KernelWatchParams;
+
+#define KERNEL_WATCH_PARAMS_DEFAULT \
+        ((KernelWatchParams) { .flush_usec = 1000000, .settle_usec = 6000000 })
+
+/* One recorded event, as the pure builder below takes it. */
+typedef struct KernelEventInfo {
+        KernelRngMsgKind kind;
+        RngInstruction instruction;
+        uint64_t messages;          /* kernel log lines aggregated */
+        uint64_t count;             /* RNG_COUNT: failures this event accounts for */
+        bool have_counters;
+        uint64_t exhausted_total;   /* counters at the time of the event */
+        uint64_t retried_total;
+        bool have_cpu;
+        unsigned cpu, tries;
+        const char *kernel_message; /* the first line of the window, or NULL */
+        const char *reason_id;      /* disabled: the reason's id */
+        uint64_t state_serial;
+} KernelEventInfo;
+
+/* Pure: MESSAGE_ID, PRIORITY, MESSAGE and the RNG_* fields of one event. */
+int event_kernel(EventFields *f, const KernelEventInfo *info);
+
+/* The verdict a kind implies: exhausted/failed -> exhausted, disabled ->
+ * degraded, defective -> broken. */
+Verdict kernel_rng_msg_kind_verdict(KernelRngMsgKind k);
+
+int kernel_watch_new(sd_event *e, const KernelWatchParams *p, KernelWatchNotifyFn notify,
+                     void *userdata, KernelWatch **ret);
+/* Saves the state (position and counts) and frees. */
+KernelWatch *kernel_watch_free(KernelWatch *w);
+static inline void kernel_watch_freep(KernelWatch **w) {
+        kernel_watch_free(*w);
+}
+
+/* The current verdict and status fragment ("kernel: ..."), owned by w. */
+Verdict kernel_watch_verdict(const KernelWatch *w);
+const char *kernel_watch_status(const KernelWatch *w);
