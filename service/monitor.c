@@ -67,7 +67,7 @@ static void fill_info(const Manager *m, VerdictEventInfo *info, const char *stat
         *info = (VerdictEventInfo) {
                 .verdict = m->verdict,
                 .trigger = trigger,
-                .source = "probe",
+                .source = strcmp(trigger, "kernel") == 0 ? "kernel" : "probe",
                 .status = status,
                 .instr_verdicts = probe_watch_instruction_verdicts(m->probe),
                 .cvm = cvm_name(m),
@@ -127,6 +127,47 @@ static void on_source_done(void *userdata, bool changed, const char *trigger) {
                 return;
         }
         notify_status(m, status ?: "", false, false);
+}
+
+/* The kernel watch's verdict or status fragment changed. */
+static void on_kernel_verdict(KernelWatch *w, Verdict v, const char *status, void *userdata) {
+        Manager *m = userdata;
+        int r;
+
+        r = aggregator_report(&m->aggregator, (unsigned) m->kernel_source, v, status);
+        if (r < 0) {
+                log_full(LOG_ERR, "failed to record the kernel watch's verdict: %s", strerror(-r));
+                return;
+        }
+        on_source_done(m, r > 0, "kernel");
+}
+
+/* Follows the kernel's RNG messages from the start of this boot (before
+ * READY=1, so the ready status already has them). Without a readable
+ * journal the daemon goes on with the probe alone and says so. */
+static void start_kernel_watch(Manager *m) {
+        KernelWatchParams p = KERNEL_WATCH_PARAMS_DEFAULT;
+        _cleanup_free_ char *state_dir = NULL;
+        const char *e = getenv("STATE_DIRECTORY");
+        int r;
+
+        if (e) {
+                state_dir = strndup(e, strcspn(e, ":"));
+                if (!state_dir) {
+                        log_full(LOG_ERR, "kernel watch: out of memory");
+                        return;
+                }
+        }
+        p.state_dir = state_dir;
+        p.sysfs_root = m->root;
+        r = kernel_watch_new(m->event, &p, on_kernel_verdict, m, &m->kernel);
+        if (r < 0) {
+                log_full(LOG_WARNING, "kernel watch: cannot follow the kernel log: %s", strerror(-r));
+                r = aggregator_report(&m->aggregator, (unsigned) m->kernel_source, VERDICT_OK,
+                                      "kernel: not watched (journal not readable)");
+                if (r >= 0)
+                        on_source_done(m, r > 0, "kernel");
+        }
 }
 
 static int on_terminate(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata) {
@@ -198,6 +239,10 @@ int manager_new(const char *root, Manager **ret) {
         r = probe_watch_new(m->event, &m->aggregator, &m->config, on_source_done, m, &m->probe);
         if (r < 0)
                 return log_error_errno(r, "failed to set up the probe: %s", strerror(-r));
+        m->kernel_source = aggregator_add_source(&m->aggregator, "kernel");
+        if (m->kernel_source < 0)
+                return log_error_errno(m->kernel_source, "failed to set up the kernel watch: %s",
+                                       strerror(-m->kernel_source));
         *ret = m;
         m = NULL;
         return 0;
@@ -206,6 +251,7 @@ int manager_new(const char *root, Manager **ret) {
 Manager *manager_free(Manager *m) {
         if (!m)
                 return NULL;
+        kernel_watch_free(m->kernel);
         probe_watch_free(m->probe);
         aggregator_done(&m->aggregator);
         sd_event_unref(m->event);
@@ -248,6 +294,8 @@ int manager_start(Manager *m) {
         r = probe_watch_run(m->probe, "boot");
         if (r < 0)
                 return log_error_errno(r, "boot probe failed: %s", strerror(-r));
+        if (m->exit_status == EXIT_MONITOR_OK)
+                start_kernel_watch(m);
         if (m->exit_status == EXIT_MONITOR_OK)
                 (void) sd_notify(false, "READY=1");
         return 0;

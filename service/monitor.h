@@ -14,6 +14,7 @@
 #include "aggregator.h"
 #include "config.h"
 #include "cvm.h"
+#include "kernel-watch.h"
 #include "monitor-probe.h"
 
 /* Exit status of `rng-health monitor` (rng-health(8)). */
@@ -39,6 +40,8 @@ typedef struct Manager {
         ConfidentialVm cvm_detected;
         Aggregator aggregator;
         ProbeWatch *probe;
+        KernelWatch *kernel;    /* NULL until started, or if it could not be */
+        int kernel_source;      /* its aggregator source */
         bool have_verdict;      /* the boot verdict was sent */
         Verdict verdict;
         bool reload_failed;     /* the last reload kept the previous configuration */

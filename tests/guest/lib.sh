@@ -18,3 +18,33 @@ wait_system_running() {
 	}
 	pass "systemctl is-system-running: running"
 }
+
+# rng-health's kernel-watch MESSAGE_IDs (service/journal-ids.h).
+MID_KERNEL_EXHAUSTED=6afb1a83c7bc4980acdc39cf56eda719
+MID_KERNEL_FAILED=afc3fa1e389d4fd09025eccfbafec529
+MID_KERNEL_DISABLED=5f601626a168491082d4dbeb04f2e135
+MID_KERNEL_DEFECTIVE=e6f45ebba3664214908f96a4b5d070c3
+
+# Wait (up to $2 seconds, default 30) until the command in $1 succeeds.
+wait_for() {
+	local cmd=$1 t=${2:-30} i
+	for ((i = 0; i < t * 10; i++)); do
+		eval "$cmd" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# Wait until rng-health.service has sent READY=1.
+wait_rng_health_active() {
+	wait_for '[ "$(systemctl is-active rng-health.service)" = active ]' 60 || {
+		systemctl --no-pager status rng-health.service >&2
+		fail "rng-health.service is not active"
+	}
+}
+
+# Sum of RNG_COUNT over this boot's kernel-exhausted events for $1.
+kernel_event_count_sum() {
+	journalctl -b -o json MESSAGE_ID=$MID_KERNEL_EXHAUSTED RNG_INSTRUCTION="$1" |
+		jq -s '[.[].RNG_COUNT | tonumber] | add // 0'
+}
