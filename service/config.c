@@ -85,18 +85,6 @@ static int word_instruction(ParseState *s, const char *w, char *msg, size_t len)
         return 0;
 }
 
-static int parse_instructions(ParseState *s, const char *value, char *msg, size_t len) {
-        if (!value[0]) {
-                s->config.probe.instructions = (1u << _RNG_INSTRUCTION_MAX) - 1;
-                s->instructions_set = false;
-                return 0;
-        }
-        if (!s->instructions_set)
-                s->config.probe.instructions = 0;
-        s->instructions_set = true;
-        return for_each_word(s, value, msg, len, word_instruction);
-}
-
 static int word_width(ParseState *s, const char *w, char *msg, size_t len) {
         uint64_t u;
 
@@ -108,16 +96,29 @@ static int word_width(ParseState *s, const char *w, char *msg, size_t len) {
         return 0;
 }
 
-static int parse_widths(ParseState *s, const char *value, char *msg, size_t len) {
+/* A list key with a default: the first assignment replaces the default,
+ * later ones add, an empty one resets to the default. */
+static int parse_mask_list(ParseState *s, const char *value, char *msg, size_t len, unsigned *mask, bool *set,
+                           unsigned all, int (*word)(ParseState *s, const char *w, char *msg, size_t len)) {
         if (!value[0]) {
-                s->config.probe.widths = (1u << RNG_N_WIDTHS) - 1;
-                s->widths_set = false;
+                *mask = all;
+                *set = false;
                 return 0;
         }
-        if (!s->widths_set)
-                s->config.probe.widths = 0;
-        s->widths_set = true;
-        return for_each_word(s, value, msg, len, word_width);
+        if (!*set)
+                *mask = 0;
+        *set = true;
+        return for_each_word(s, value, msg, len, word);
+}
+
+static int parse_instructions(ParseState *s, const char *value, char *msg, size_t len) {
+        return parse_mask_list(s, value, msg, len, &s->config.probe.instructions, &s->instructions_set,
+                               (1u << _RNG_INSTRUCTION_MAX) - 1, word_instruction);
+}
+
+static int parse_widths(ParseState *s, const char *value, char *msg, size_t len) {
+        return parse_mask_list(s, value, msg, len, &s->config.probe.widths, &s->widths_set, (1u << RNG_N_WIDTHS) - 1,
+                               word_width);
 }
 
 static int parse_threads(ParseState *s, const char *value, char *msg, size_t len) {

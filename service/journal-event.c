@@ -131,6 +131,7 @@ int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, c
         ADD(f, "RNG_TOTAL_FAILURE_RATE=%.4f", s.failure_rate);
         ADD(f, "RNG_TOTAL_RETRY_EXHAUSTED=%" PRIu64, s.retry_exhausted);
         ADD(f, "RNG_KERNEL_RETRIES=%" PRIu64, r->verdict_params.kernel_retries);
+        ADD(f, "RNG_PROBE_USEC=%" PRIu64, r->wall_nsec / 1000);
         ADD(f, "RNG_KERNEL_STATE=%s", kernel_state_kind_to_string(in->kernel.state));
         ADD(f, "RNG_TRIGGER=%s", trigger);
         return 0;

@@ -16,6 +16,7 @@
  *   RNG_TOTAL_ATTEMPTS, RNG_TOTAL_FAILURES, RNG_TOTAL_FAILURE_RATE,
  *   RNG_TOTAL_RETRY_EXHAUSTED, RNG_RUNS    over all runs of the instruction
  *   RNG_KERNEL_RETRIES   tries per value of the kernel's loop (KernelRetries=)
+ *   RNG_PROBE_USEC       wall-clock time of the whole probe (all instructions)
  *   RNG_CHECKS           failed output checks ("rct,apt")
  *   RNG_SAMPLES          values checked in that run
  *   RNG_CPUID, RNG_KERNEL_STATE, RNG_KERNEL_REASON, RNG_REASON
