@@ -50,8 +50,12 @@ int event_kernel(EventFields *f, const KernelEventInfo *in) {
         case KERNEL_RNG_MSG_EXHAUSTED:
                 if (in->messages == 0)
                         EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhausted %" PRIu64
-                                  " more time(s), counted by the kernel without a log line (rate limit)",
+                                  " time(s) (the kernel's counter; its log lines follow, or were rate-limited)",
                                   name, in->count);
+                else if (in->count == 0)
+                        EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhaustion logged (%" PRIu64
+                                  " line(s), last on CPU %u after %u tries), already counted",
+                                  name, in->messages, in->cpu, in->tries);
                 else
                         EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhausted %" PRIu64
                                   " time(s) (%" PRIu64 " log line(s), last on CPU %u after %u tries)",

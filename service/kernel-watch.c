@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/stat.h>
 #include <syslog.h>
 #include <unistd.h>
@@ -42,6 +43,7 @@ struct KernelWatch {
         sd_event *event;
         sd_journal *journal;
         sd_event_source *journal_source, *journal_timer, *flush_timer, *settle_timer;
+        sd_event_source *counter_sources[_RNG_INSTRUCTION_MAX];
 
         char *state_dir, *sysfs_root;
         uint64_t flush_usec, settle_usec;
@@ -440,6 +442,67 @@ static int watch_add_message(KernelWatch *w, const KernelRngMsg *m, const char *
         return arm_timer(w, &w->flush_timer, w->quiet_until, on_flush_timer, "kernel-watch-flush");
 }
 
+/* The kernel's exhausted counter grew (poll wake-up): record at once unless
+ * inside the window of the previous recording. The log lines follow later
+ * through the journal (journald batches its change notifications by up to
+ * 250 ms) and are aggregated with it. */
+static int watch_counter_activity(KernelWatch *w) {
+        uint64_t now;
+        int r;
+
+        r = sd_event_now(w->event, CLOCK_MONOTONIC, &now);
+        if (r < 0)
+                return r;
+        if (now >= w->quiet_until) {
+                w->quiet_until = now + w->flush_usec;
+                r = watch_flush(w);
+        } else
+                r = arm_timer(w, &w->flush_timer, w->quiet_until, on_flush_timer, "kernel-watch-flush");
+        if (r < 0)
+                return r;
+        return arm_timer(w, &w->settle_timer, now + w->settle_usec, on_settle_timer, "kernel-watch-settle");
+}
+
+static int on_counter_io(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
+        char buf[32];
+
+        /* Reading from offset 0 re-arms the sysfs file's poll. */
+        (void) pread(fd, buf, sizeof(buf), 0);
+        (void) watch_counter_activity(userdata);
+        return 0;
+}
+
+/* Kernels with the series wake pollers of the exhausted counters (POLLPRI)
+ * when they grow. Without the files this is a no-op: the journal alone. */
+static int watch_poll_counters(KernelWatch *w) {
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                char path[4096], buf[32];
+                int fd, r;
+
+                if ((size_t) snprintf(path, sizeof(path), "%s%s/%s/exhausted",
+                                      w->sysfs_root && strcmp(w->sysfs_root, "/") != 0 ? w->sysfs_root : "",
+                                      KERNEL_COUNTERS_DIR, rng_instruction_to_string(i)) >= sizeof(path))
+                        return -ENAMETOOLONG;
+                fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+                if (fd < 0)
+                        return errno == ENOENT ? 0 : negative_errno();
+                (void) pread(fd, buf, sizeof(buf), 0); /* arm */
+                r = sd_event_add_io(w->event, &w->counter_sources[i], fd, EPOLLPRI, on_counter_io, w);
+                if (r < 0) {
+                        close(fd);
+                        return r;
+                }
+                r = sd_event_source_set_io_fd_own(w->counter_sources[i], true);
+                if (r >= 0)
+                        r = sd_event_source_set_description(w->counter_sources[i],
+                                                            i == RNG_RDRAND ? "kernel-watch-rdrand-counter"
+                                                                            : "kernel-watch-rdseed-counter");
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
 static int watch_read_journal(KernelWatch *w, bool catching_up) {
         uint64_t now;
         bool record = false;
@@ -643,6 +706,10 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, KernelWatchNotifyF
         if (r < 0)
                 return r;
 
+        r = watch_poll_counters(w);
+        if (r < 0)
+                log_full(LOG_WARNING, "Kernel watch: cannot poll the kernel's counters: %s", strerror(-r));
+
         /* Everything this boot logged before we started: one flush. */
         r = watch_read_journal(w, true);
         if (r < 0)
@@ -670,6 +737,8 @@ KernelWatch *kernel_watch_free(KernelWatch *w) {
         sd_event_source_disable_unref(w->journal_timer);
         sd_event_source_disable_unref(w->flush_timer);
         sd_event_source_disable_unref(w->settle_timer);
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                sd_event_source_disable_unref(w->counter_sources[i]);
         sd_journal_close(w->journal);
         sd_event_unref(w->event);
         for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
