@@ -8,6 +8,9 @@
 #include <sys/uio.h>
 #include <syslog.h>
 
+/* The events carry their own fields; CODE_FILE=/CODE_LINE= would always
+ * name event_send(). */
+#define SD_JOURNAL_SUPPRESS_LOCATION 1
 #include <systemd/sd-journal.h>
 
 #include "journal-event.h"
@@ -64,7 +67,7 @@ void verdict_mask_format(unsigned mask, char *buf, size_t len) {
 
         if (len == 0)
                 return;
-        buf[0] = '\0';
+        snprintf(buf, len, "none");
         for (int v = 0; v < _VERDICT_MAX; v++)
                 if ((mask & (1u << v)) && k < len)
                         k += snprintf(buf + k, len - k, "%s%s", k ? " " : "", verdict_to_string(v));

@@ -24,7 +24,7 @@
  *   RNG_SOURCE           the aggregator source behind a verdict change (probe)
  *   RNG_RDRAND_VERDICT, RNG_RDSEED_VERDICT
  *   RNG_CONFIDENTIAL_VM  none, tdx, sev, sev-es, sev-snp, forced (ConfidentialVM=yes)
- *   RNG_FAIL_ON          the verdicts of FailOn= in effect
+ *   RNG_FAIL_ON          the verdicts of FailOn= in effect ("none" if none)
  *   RNG_EXIT_STATUS      the daemon's exit status on a policy failure
  *   RNG_CONFIG_FILE, RNG_CONFIG_LINE, RNG_CONFIG_KEY, RNG_CONFIG_ACTION
  * Reserved for the kernel watch (issue 5): RNG_CPU, RNG_COUNT,
@@ -58,7 +58,7 @@ void event_fields_done(EventFields *f);
  * degraded, err for exhausted and broken. */
 int verdict_priority(Verdict v);
 
-/* Space-separated verdict names of a mask of 1u << Verdict ("" if empty). */
+/* Space-separated verdict names of a mask of 1u << Verdict ("none" if empty). */
 void verdict_mask_format(unsigned mask, char *buf, size_t len);
 
 /* Probe result of one instruction (selected and in CPUID). */

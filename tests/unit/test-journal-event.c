@@ -238,7 +238,7 @@ static void test_priorities_and_formats(void) {
         CHECK_EQ_INT(verdict_priority(VERDICT_EXHAUSTED), LOG_ERR);
         CHECK_EQ_INT(verdict_priority(VERDICT_BROKEN), LOG_ERR);
         verdict_mask_format(0, buf, sizeof(buf));
-        CHECK(strcmp(buf, "") == 0, "%s", buf);
+        CHECK(strcmp(buf, "none") == 0, "%s", buf);
         verdict_mask_format((1u << VERDICT_DEGRADED) | (1u << VERDICT_BROKEN), buf, sizeof(buf));
         CHECK(strcmp(buf, "degraded broken") == 0, "%s", buf);
         CHECK(strcmp(format_percent(0.31, buf, sizeof(buf)), "31 %") == 0, "%s", buf);
