@@ -18,7 +18,12 @@ static const char *const report_mids[] = {
         RNG_MID_PROBE_RESULT_STR,  RNG_MID_VERDICT_BOOT_STR,   RNG_MID_VERDICT_CHANGED_STR,
         RNG_MID_OUTPUT_CHECK_STR,  RNG_MID_UNAVAILABLE_STR,    RNG_MID_CONFIG_INVALID_STR,
         RNG_MID_POLICY_FAILURE_STR,
+        /* the kernel watch's, in the order of ReportBoot.kernel_events */
+        RNG_MID_KERNEL_EXHAUSTED_STR, RNG_MID_KERNEL_FAILED_STR, RNG_MID_KERNEL_DISABLED_STR,
+        RNG_MID_KERNEL_DEFECTIVE_STR,
 };
+#define REPORT_KERNEL_FIRST 7
+static const char *const kernel_event_names[4] = { "exhausted", "failed", "disabled", "defective" };
 
 static int verdict_rank(const char *v) {
         for (int i = 0; i < _VERDICT_MAX; i++)
@@ -113,7 +118,13 @@ int report_add_entry(Report *r, sd_id128_t boot_id, uint64_t realtime_usec, cons
         else if (strcmp(mid, RNG_MID_POLICY_FAILURE_STR) == 0) {
                 b->policy_failures++;
                 b->exit_status = (int) field_u64(f, "RNG_EXIT_STATUS");
-        }
+        } else
+                for (unsigned k = 0; k < ELEMENTSOF(b->kernel_events); k++)
+                        if (strcmp(mid, report_mids[REPORT_KERNEL_FIRST + k]) == 0) {
+                                b->kernel_events[k]++;
+                                if (k < 2)
+                                        b->kernel_failures += field_u64(f, "RNG_COUNT");
+                        }
         return 0;
 }
 
@@ -304,6 +315,9 @@ void report_print(const Report *r, sd_id128_t current_boot, FILE *f) {
                         fprintf(f, "  FailOn= failures:      %u (exit status %d)\n", b->policy_failures, b->exit_status);
                 else
                         fprintf(f, "  FailOn= failures:      0\n");
+                fprintf(f, "  Kernel events:         %u exhausted, %u failed (%" PRIu64 " failures counted), %u disabled, %u defective\n",
+                        b->kernel_events[0], b->kernel_events[1], b->kernel_failures, b->kernel_events[2],
+                        b->kernel_events[3]);
         }
 }
 
@@ -323,6 +337,7 @@ static struct json_object *str_or_null(const char *s) {
 
 static int boot_to_json(const ReportBoot *b, sd_id128_t current, struct json_object **ret) {
         _cleanup_json_ struct json_object *o = json_object_new_object(), *instr = json_object_new_object();
+        struct json_object *kernel;
         char id[SD_ID128_STRING_MAX];
 
         if (!o || !instr)
@@ -341,6 +356,13 @@ static int boot_to_json(const ReportBoot *b, sd_id128_t current, struct json_obj
         JSON_ADD(o, "config_errors", json_object_new_uint64(b->config_errors));
         JSON_ADD(o, "policy_failures", json_object_new_uint64(b->policy_failures));
         JSON_ADD(o, "exit_status", b->exit_status >= 0 ? json_object_new_int(b->exit_status) : NULL);
+        kernel = json_object_new_object();
+        if (!kernel)
+                return -ENOMEM;
+        JSON_ADD(o, "kernel", kernel);
+        for (unsigned k = 0; k < ELEMENTSOF(b->kernel_events); k++)
+                JSON_ADD(kernel, kernel_event_names[k], json_object_new_uint64(b->kernel_events[k]));
+        JSON_ADD(kernel, "failures", json_object_new_uint64(b->kernel_failures));
         for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++) {
                 const ReportInstruction *in = &b->instr[k];
                 struct json_object *i;

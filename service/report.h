@@ -35,6 +35,9 @@ typedef struct ReportBoot {
         char fail_on[64];
         unsigned probes, verdict_changes, output_check_failures, config_errors, policy_failures;
         int exit_status;                /* of a policy failure, -1 if none */
+        /* the kernel watch's events: exhausted, failed, disabled, defective */
+        unsigned kernel_events[4];
+        uint64_t kernel_failures;       /* sum of RNG_COUNT of exhausted/failed events */
         ReportInstruction instr[_RNG_INSTRUCTION_MAX];
 } ReportBoot;
 
