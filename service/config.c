@@ -404,27 +404,35 @@ static int list_push(char ***list, size_t *n, char *s) {
         return 0;
 }
 
+/* Of ROOT/{etc,run,usr/lib}/REL, the first that exists wins: appended to
+ * files unless it masks. */
+static int push_highest(const char *root, const char *rel, char ***files, size_t *n_files) {
+        for (size_t d = 0; d < ELEMENTSOF(config_dirs); d++) {
+                _cleanup_free_ char *p = path_join3(root, config_dirs[d], rel);
+                int r;
+
+                if (!p)
+                        return -ENOMEM;
+                if (!exists(p))
+                        continue;
+                if (is_masked(p))
+                        return 0;
+                r = list_push(files, n_files, p);
+                p = NULL; /* list_push took it, or freed it */
+                return r;
+        }
+        return 0;
+}
+
 int config_files(const char *root, char ***ret) {
         _cleanup_(config_files_freep) char **names = NULL, **files = NULL;
         size_t n_names = 0, n_files = 0;
         int r;
 
         /* Main file: the first one that exists. */
-        for (size_t d = 0; d < ELEMENTSOF(config_dirs); d++) {
-                _cleanup_free_ char *p = path_join3(root, config_dirs[d], CONFIG_MAIN);
-
-                if (!p)
-                        return -ENOMEM;
-                if (!exists(p))
-                        continue;
-                if (!is_masked(p)) {
-                        r = list_push(&files, &n_files, p);
-                        p = NULL;
-                        if (r < 0)
-                                return r;
-                }
-                break;
-        }
+        r = push_highest(root, CONFIG_MAIN, &files, &n_files);
+        if (r < 0)
+                return r;
 
         /* Drop-in names across the three directories, each once. */
         for (size_t d = 0; d < ELEMENTSOF(config_dirs); d++) {
@@ -462,23 +470,15 @@ int config_files(const char *root, char ***ret) {
                 qsort(names, n_names, sizeof(char *), strcmp_ptr);
 
         /* For each name, the directory with the highest precedence wins. */
-        for (size_t i = 0; i < n_names; i++)
-                for (size_t d = 0; d < ELEMENTSOF(config_dirs); d++) {
-                        _cleanup_free_ char *dir = path_join3(root, config_dirs[d], CONFIG_DROPIN_DIR);
-                        _cleanup_free_ char *p = dir ? path_join3(NULL, dir, names[i]) : NULL;
+        for (size_t i = 0; i < n_names; i++) {
+                _cleanup_free_ char *rel = NULL;
 
-                        if (!p)
-                                return -ENOMEM;
-                        if (!exists(p))
-                                continue;
-                        if (!is_masked(p)) {
-                                r = list_push(&files, &n_files, p);
-                                p = NULL;
-                                if (r < 0)
-                                        return r;
-                        }
-                        break;
-                }
+                if (asprintf(&rel, "%s/%s", CONFIG_DROPIN_DIR, names[i]) < 0)
+                        return -ENOMEM;
+                r = push_highest(root, rel, &files, &n_files);
+                if (r < 0)
+                        return r;
+        }
 
         if (!files) {
                 files = calloc(1, sizeof(char *));
