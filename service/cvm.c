@@ -10,6 +10,7 @@
 #endif
 
 #include "cvm.h"
+#include "kernel-state.h"
 #include "macro.h"
 
 static const char *const cvm_names[_CVM_MAX] = {
@@ -26,49 +27,17 @@ const char *cvm_to_string(ConfidentialVm c) {
         return cvm_names[c];
 }
 
-bool cpuinfo_has_flag(const char *text, size_t len, const char *flag) {
-        const char *p = text, *end = text + len;
-        size_t fl = strlen(flag);
-
-        if (!text)
-                return false;
-        while (p < end) {
-                const char *eol = memchr(p, '\n', (size_t) (end - p)) ?: end;
-
-                if ((size_t) (eol - p) > 5 && strncmp(p, "flags", 5) == 0 && (p[5] == '\t' || p[5] == ' ' || p[5] == ':')) {
-                        const char *q = memchr(p, ':', (size_t) (eol - p));
-
-                        if (!q)
-                                return false;
-                        for (q++; q < eol;) {
-                                const char *t;
-
-                                while (q < eol && (*q == ' ' || *q == '\t'))
-                                        q++;
-                                t = q;
-                                while (q < eol && *q != ' ' && *q != '\t')
-                                        q++;
-                                if ((size_t) (q - t) == fl && memcmp(t, flag, fl) == 0)
-                                        return true;
-                        }
-                        return false;
-                }
-                p = eol + 1;
-        }
-        return false;
-}
-
 ConfidentialVm cvm_from_inputs(const CvmInputs *in) {
         bool guest;
 
         if (in->cpuid_tdx || in->tdx_guest_dev)
                 return CVM_TDX;
-        guest = in->cpuid_hypervisor || cpuinfo_has_flag(in->cpuinfo, in->cpuinfo_len, "hypervisor");
-        if (in->sev_guest_dev || (guest && cpuinfo_has_flag(in->cpuinfo, in->cpuinfo_len, "sev_snp")))
+        guest = in->cpuid_hypervisor || kernel_cpuinfo_has_flag(in->cpuinfo, in->cpuinfo_len, "hypervisor");
+        if (in->sev_guest_dev || (guest && kernel_cpuinfo_has_flag(in->cpuinfo, in->cpuinfo_len, "sev_snp")))
                 return CVM_SEV_SNP;
-        if (guest && cpuinfo_has_flag(in->cpuinfo, in->cpuinfo_len, "sev_es"))
+        if (guest && kernel_cpuinfo_has_flag(in->cpuinfo, in->cpuinfo_len, "sev_es"))
                 return CVM_SEV_ES;
-        if (guest && cpuinfo_has_flag(in->cpuinfo, in->cpuinfo_len, "sev"))
+        if (guest && kernel_cpuinfo_has_flag(in->cpuinfo, in->cpuinfo_len, "sev"))
                 return CVM_SEV;
         return CVM_NONE;
 }

@@ -38,9 +38,6 @@ typedef struct CvmInputs {
         bool sev_guest_dev;    /* /sys/class/misc/sev-guest */
 } CvmInputs;
 
-/* Whether the first "flags" line of /proc/cpuinfo text has the flag. */
-bool cpuinfo_has_flag(const char *text, size_t len, const char *flag);
-
 ConfidentialVm cvm_from_inputs(const CvmInputs *in);
 
 /* Reads ROOT/proc/cpuinfo and ROOT/sys/class/misc/; CPUID only when root

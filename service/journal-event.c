@@ -73,26 +73,19 @@ void verdict_mask_format(unsigned mask, char *buf, size_t len) {
                         k += snprintf(buf + k, len - k, "%s%s", k ? " " : "", verdict_to_string(v));
 }
 
-/* Adds every field; stops at the first error. */
-#define ADD(f, ...)                                           \
-        do {                                                  \
-                int _r = event_fields_addf((f), __VA_ARGS__); \
-                if (_r < 0)                                   \
-                        return _r;                            \
-        } while (0)
 
 static int add_header(EventFields *f, const char *mid, int priority) {
-        ADD(f, "MESSAGE_ID=%s", mid);
-        ADD(f, "PRIORITY=%d", priority);
-        ADD(f, "SYSLOG_IDENTIFIER=rng-health");
+        EVENT_ADD(f, "MESSAGE_ID=%s", mid);
+        EVENT_ADD(f, "PRIORITY=%d", priority);
+        EVENT_ADD(f, "SYSLOG_IDENTIFIER=rng-health");
         return 0;
 }
 
 static int add_run_fields(EventFields *f, RngInstruction i, const ProbeRun *run) {
-        ADD(f, "RNG_INSTRUCTION=%s", rng_instruction_upper_to_string(i));
-        ADD(f, "RNG_WIDTH=%u", run->width);
-        ADD(f, "RNG_MODE=%s", probe_mode_to_string(run->mode));
-        ADD(f, "RNG_THREADS=%u", run->threads);
+        EVENT_ADD(f, "RNG_INSTRUCTION=%s", rng_instruction_upper_to_string(i));
+        EVENT_ADD(f, "RNG_WIDTH=%u", run->width);
+        EVENT_ADD(f, "RNG_MODE=%s", probe_mode_to_string(run->mode));
+        EVENT_ADD(f, "RNG_THREADS=%u", run->threads);
         return 0;
 }
 
@@ -110,7 +103,7 @@ int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, c
         k = add_header(f, RNG_MID_PROBE_RESULT_STR, verdict_priority(s.verdict));
         if (k < 0)
                 return k;
-        ADD(f, "MESSAGE=%s %s: %" PRIu64 " of %" PRIu64 " tries failed (%s) in %u runs, "
+        EVENT_ADD(f, "MESSAGE=%s %s: %" PRIu64 " of %" PRIu64 " tries failed (%s) in %u runs, "
                "%" PRIu64 " values needed more than %" PRIu64 " tries; deciding run: %u-bit %s on %u thread%s, "
                "%" PRIu64 " of %" PRIu64 " failed (%s), longest streak %" PRIu64,
             name, verdict_to_string(s.verdict), s.failures, s.attempts,
@@ -122,21 +115,21 @@ int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, c
         k = add_run_fields(f, i, s.worst);
         if (k < 0)
                 return k;
-        ADD(f, "RNG_VERDICT=%s", verdict_to_string(s.verdict));
-        ADD(f, "RNG_ATTEMPTS=%" PRIu64, s.worst->attempts);
-        ADD(f, "RNG_FAILURES=%" PRIu64, s.worst->failures);
-        ADD(f, "RNG_FAILURE_RATE=%.4f", s.worst->failure_rate);
-        ADD(f, "RNG_MAX_FAIL_STREAK=%" PRIu64, s.worst->longest_failure_streak);
-        ADD(f, "RNG_RETRY_EXHAUSTED=%" PRIu64, probe_run_retry_exhausted(s.worst, &r->verdict_params));
-        ADD(f, "RNG_RUNS=%u", s.runs);
-        ADD(f, "RNG_TOTAL_ATTEMPTS=%" PRIu64, s.attempts);
-        ADD(f, "RNG_TOTAL_FAILURES=%" PRIu64, s.failures);
-        ADD(f, "RNG_TOTAL_FAILURE_RATE=%.4f", s.failure_rate);
-        ADD(f, "RNG_TOTAL_RETRY_EXHAUSTED=%" PRIu64, s.retry_exhausted);
-        ADD(f, "RNG_KERNEL_RETRIES=%" PRIu64, r->verdict_params.kernel_retries);
-        ADD(f, "RNG_PROBE_USEC=%" PRIu64, r->wall_nsec / 1000);
-        ADD(f, "RNG_KERNEL_STATE=%s", kernel_state_kind_to_string(in->kernel.state));
-        ADD(f, "RNG_TRIGGER=%s", trigger);
+        EVENT_ADD(f, "RNG_VERDICT=%s", verdict_to_string(s.verdict));
+        EVENT_ADD(f, "RNG_ATTEMPTS=%" PRIu64, s.worst->attempts);
+        EVENT_ADD(f, "RNG_FAILURES=%" PRIu64, s.worst->failures);
+        EVENT_ADD(f, "RNG_FAILURE_RATE=%.4f", s.worst->failure_rate);
+        EVENT_ADD(f, "RNG_MAX_FAIL_STREAK=%" PRIu64, s.worst->longest_failure_streak);
+        EVENT_ADD(f, "RNG_RETRY_EXHAUSTED=%" PRIu64, probe_run_retry_exhausted(s.worst, &r->verdict_params));
+        EVENT_ADD(f, "RNG_RUNS=%u", s.runs);
+        EVENT_ADD(f, "RNG_TOTAL_ATTEMPTS=%" PRIu64, s.attempts);
+        EVENT_ADD(f, "RNG_TOTAL_FAILURES=%" PRIu64, s.failures);
+        EVENT_ADD(f, "RNG_TOTAL_FAILURE_RATE=%.4f", s.failure_rate);
+        EVENT_ADD(f, "RNG_TOTAL_RETRY_EXHAUSTED=%" PRIu64, s.retry_exhausted);
+        EVENT_ADD(f, "RNG_KERNEL_RETRIES=%" PRIu64, r->verdict_params.kernel_retries);
+        EVENT_ADD(f, "RNG_PROBE_USEC=%" PRIu64, r->wall_nsec / 1000);
+        EVENT_ADD(f, "RNG_KERNEL_STATE=%s", kernel_state_kind_to_string(in->kernel.state));
+        EVENT_ADD(f, "RNG_TRIGGER=%s", trigger);
         return 0;
 }
 
@@ -150,15 +143,15 @@ int event_output_check(EventFields *f, RngInstruction i, const ProbeRun *run, co
         k = add_header(f, RNG_MID_OUTPUT_CHECK_STR, LOG_ERR);
         if (k < 0)
                 return k;
-        ADD(f, "MESSAGE=%s %u-bit %s run on %u thread%s: output check failed: %s (%" PRIu64 " values checked)",
+        EVENT_ADD(f, "MESSAGE=%s %u-bit %s run on %u thread%s: output check failed: %s (%" PRIu64 " values checked)",
             rng_instruction_upper_to_string(i), run->width, probe_mode_to_string(run->mode),
             run->threads, run->threads == 1 ? "" : "s", checks, run->health.samples);
         k = add_run_fields(f, i, run);
         if (k < 0)
                 return k;
-        ADD(f, "RNG_CHECKS=%s", checks);
-        ADD(f, "RNG_SAMPLES=%" PRIu64, run->health.samples);
-        ADD(f, "RNG_TRIGGER=%s", trigger);
+        EVENT_ADD(f, "RNG_CHECKS=%s", checks);
+        EVENT_ADD(f, "RNG_SAMPLES=%" PRIu64, run->health.samples);
+        EVENT_ADD(f, "RNG_TRIGGER=%s", trigger);
         return 0;
 }
 
@@ -172,31 +165,31 @@ int event_unavailable(EventFields *f, const ProbeInstruction *in) {
         if (k < 0)
                 return k;
         if (!in->cpuid)
-                ADD(f, "MESSAGE=%s is not supported by this CPU (not in CPUID): nothing to probe", name);
+                EVENT_ADD(f, "MESSAGE=%s is not supported by this CPU (not in CPUID): nothing to probe", name);
         else
-                ADD(f, "MESSAGE=%s is disabled by the kernel: %s", name, in->kernel.reason ?: "reason unknown");
-        ADD(f, "RNG_INSTRUCTION=%s", name);
-        ADD(f, "RNG_REASON=%s", in->cpuid ? "kernel" : "cpuid");
-        ADD(f, "RNG_CPUID=%s", in->cpuid ? "yes" : "no");
-        ADD(f, "RNG_KERNEL_STATE=%s", kernel_state_kind_to_string(in->kernel.state));
+                EVENT_ADD(f, "MESSAGE=%s is disabled by the kernel: %s", name, in->kernel.reason ?: "reason unknown");
+        EVENT_ADD(f, "RNG_INSTRUCTION=%s", name);
+        EVENT_ADD(f, "RNG_REASON=%s", in->cpuid ? "kernel" : "cpuid");
+        EVENT_ADD(f, "RNG_CPUID=%s", in->cpuid ? "yes" : "no");
+        EVENT_ADD(f, "RNG_KERNEL_STATE=%s", kernel_state_kind_to_string(in->kernel.state));
         if (in->kernel.reason_id)
-                ADD(f, "RNG_KERNEL_REASON=%s", in->kernel.reason_id);
+                EVENT_ADD(f, "RNG_KERNEL_REASON=%s", in->kernel.reason_id);
         return 0;
 }
 
 static int add_verdict_context(EventFields *f, const VerdictEventInfo *info) {
         char mask[64];
 
-        ADD(f, "RNG_VERDICT=%s", verdict_to_string(info->verdict));
+        EVENT_ADD(f, "RNG_VERDICT=%s", verdict_to_string(info->verdict));
         if (info->instr_verdicts) {
-                ADD(f, "RNG_RDRAND_VERDICT=%s", verdict_to_string(info->instr_verdicts[RNG_RDRAND]));
-                ADD(f, "RNG_RDSEED_VERDICT=%s", verdict_to_string(info->instr_verdicts[RNG_RDSEED]));
+                EVENT_ADD(f, "RNG_RDRAND_VERDICT=%s", verdict_to_string(info->instr_verdicts[RNG_RDRAND]));
+                EVENT_ADD(f, "RNG_RDSEED_VERDICT=%s", verdict_to_string(info->instr_verdicts[RNG_RDSEED]));
         }
         verdict_mask_format(info->fail_on, mask, sizeof(mask));
-        ADD(f, "RNG_FAIL_ON=%s", mask);
-        ADD(f, "RNG_CONFIDENTIAL_VM=%s", info->cvm ?: "none");
+        EVENT_ADD(f, "RNG_FAIL_ON=%s", mask);
+        EVENT_ADD(f, "RNG_CONFIDENTIAL_VM=%s", info->cvm ?: "none");
         if (info->trigger)
-                ADD(f, "RNG_TRIGGER=%s", info->trigger);
+                EVENT_ADD(f, "RNG_TRIGGER=%s", info->trigger);
         return 0;
 }
 
@@ -208,12 +201,12 @@ int event_verdict(EventFields *f, const VerdictEventInfo *info) {
         if (k < 0)
                 return k;
         if (info->have_previous) {
-                ADD(f, "MESSAGE=Hardware RNG verdict changed from %s to %s: %s",
+                EVENT_ADD(f, "MESSAGE=Hardware RNG verdict changed from %s to %s: %s",
                     verdict_to_string(info->previous), verdict_to_string(info->verdict), info->status ?: "");
-                ADD(f, "RNG_PREVIOUS_VERDICT=%s", verdict_to_string(info->previous));
-                ADD(f, "RNG_SOURCE=%s", info->source ?: "probe");
+                EVENT_ADD(f, "RNG_PREVIOUS_VERDICT=%s", verdict_to_string(info->previous));
+                EVENT_ADD(f, "RNG_SOURCE=%s", info->source ?: "probe");
         } else
-                ADD(f, "MESSAGE=Hardware RNG verdict at boot: %s: %s", verdict_to_string(info->verdict),
+                EVENT_ADD(f, "MESSAGE=Hardware RNG verdict at boot: %s: %s", verdict_to_string(info->verdict),
                     info->status ?: "");
         return add_verdict_context(f, info);
 }
@@ -226,10 +219,10 @@ int event_policy_failure(EventFields *f, const VerdictEventInfo *info, int exit_
         k = add_header(f, RNG_MID_POLICY_FAILURE_STR, LOG_CRIT);
         if (k < 0)
                 return k;
-        ADD(f, "MESSAGE=Hardware RNG verdict %s is in FailOn=%s%s: exiting with status %d",
+        EVENT_ADD(f, "MESSAGE=Hardware RNG verdict %s is in FailOn=%s%s: exiting with status %d",
             verdict_to_string(info->verdict), mask,
             info->cvm && strcmp(info->cvm, "none") != 0 ? " (confidential VM)" : "", exit_status);
-        ADD(f, "RNG_EXIT_STATUS=%d", exit_status);
+        EVENT_ADD(f, "RNG_EXIT_STATUS=%d", exit_status);
         return add_verdict_context(f, info);
 }
 
@@ -241,15 +234,15 @@ int event_config_invalid(EventFields *f, const char *file, unsigned line, const 
         if (k < 0)
                 return k;
         if (line > 0)
-                ADD(f, "MESSAGE=%s:%u: %s%s%s; %s", file, line, key ?: "", key && key[0] ? ": " : "", message,
+                EVENT_ADD(f, "MESSAGE=%s:%u: %s%s%s; %s", file, line, key ?: "", key && key[0] ? ": " : "", message,
                     action);
         else
-                ADD(f, "MESSAGE=%s: %s; %s", file, message, action);
-        ADD(f, "RNG_CONFIG_FILE=%s", file);
-        ADD(f, "RNG_CONFIG_LINE=%u", line);
+                EVENT_ADD(f, "MESSAGE=%s: %s; %s", file, message, action);
+        EVENT_ADD(f, "RNG_CONFIG_FILE=%s", file);
+        EVENT_ADD(f, "RNG_CONFIG_LINE=%u", line);
         if (key && key[0])
-                ADD(f, "RNG_CONFIG_KEY=%s", key);
-        ADD(f, "RNG_CONFIG_ACTION=%s", action);
+                EVENT_ADD(f, "RNG_CONFIG_KEY=%s", key);
+        EVENT_ADD(f, "RNG_CONFIG_ACTION=%s", action);
         return 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -54,15 +55,16 @@ static bool is_blank(char c) {
         return c == ' ' || c == '\t';
 }
 
-int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_INSTRUCTION_MAX]) {
-        size_t n_lines = 0, hits[_RNG_INSTRUCTION_MAX] = {};
+int kernel_cpuinfo_count_flag(const char *text, size_t len, const char *flag, size_t *ret_lines) {
         const char *p = text, *end = text + len;
+        size_t n_lines = 0, hits = 0, fl;
 
-        if (!text)
+        if (!text || !flag)
                 return -EINVAL;
+        fl = strlen(flag);
 
         while (p < end) {
-                const char *eol = memchr(p, '\n', end - p), *colon, *q;
+                const char *eol = memchr(p, '\n', end - p), *q;
 
                 if (!eol)
                         eol = end;
@@ -70,10 +72,11 @@ int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_INSTRUCTION
                 if ((size_t) (eol - p) >= 5 && memcmp(p, "flags", 5) == 0) {
                         for (q = p + 5; q < eol && is_blank(*q); q++)
                                 ;
-                        colon = q < eol && *q == ':' ? q : NULL;
-                        if (colon) {
+                        if (q < eol && *q == ':') {
+                                bool found = false;
+
                                 n_lines++;
-                                q = colon + 1;
+                                q++;
                                 while (q < eol) {
                                         const char *w;
 
@@ -82,21 +85,34 @@ int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_INSTRUCTION
                                         w = q;
                                         while (q < eol && !is_blank(*q))
                                                 q++;
-                                        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                                                const char *name = rng_instruction_to_string(i);
-                                                if ((size_t) (q - w) == strlen(name) && memcmp(w, name, q - w) == 0)
-                                                        hits[i]++;
-                                        }
+                                        if ((size_t) (q - w) == fl && memcmp(w, flag, fl) == 0)
+                                                found = true;
                                 }
+                                hits += found;
                         }
                 }
                 p = eol + 1;
         }
+        if (ret_lines)
+                *ret_lines = n_lines;
+        return (int) MIN(hits, (size_t) INT_MAX);
+}
 
-        if (n_lines == 0)
-                return -EBADMSG;
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                ret[i] = hits[i] == n_lines;
+bool kernel_cpuinfo_has_flag(const char *text, size_t len, const char *flag) {
+        return kernel_cpuinfo_count_flag(text, len, flag, NULL) > 0;
+}
+
+int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_INSTRUCTION_MAX]) {
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                size_t lines;
+                int n = kernel_cpuinfo_count_flag(text, len, rng_instruction_to_string(i), &lines);
+
+                if (n < 0)
+                        return n;
+                if (lines == 0)
+                        return -EBADMSG;
+                ret[i] = (size_t) n == lines;
+        }
         return 0;
 }
 

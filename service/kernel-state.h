@@ -52,6 +52,12 @@ typedef struct KernelReason {
  * truncated) against the reason table. Returns the entry or NULL. */
 const KernelReason *kernel_reason_match(const char *record, size_t len);
 
+/* /proc/cpuinfo text: how many "flags" lines have `flag` as a whole word
+ * (*ret_lines: how many flags lines there are). -EINVAL on NULL. */
+int kernel_cpuinfo_count_flag(const char *text, size_t len, const char *flag, size_t *ret_lines);
+/* Whether some "flags" line has `flag`. */
+bool kernel_cpuinfo_has_flag(const char *text, size_t len, const char *flag);
+
 /* Parse /proc/cpuinfo text: ret[i] is true if every "flags" line has the
  * instruction's flag. -EBADMSG if there is no flags line. */
 int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_INSTRUCTION_MAX]);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cvm.h"
+#include "kernel-state.h"
 #include "test-util.h"
 
 static ConfidentialVm from(const char *cpuinfo, bool tdx, bool hv, bool tdx_dev, bool sev_dev) {
@@ -40,9 +41,9 @@ int main(void) {
         /* only the flags line counts */
         CHECK_EQ_INT(from(guest, false, false, false, false), CVM_NONE);
         CHECK_EQ_INT(from(guest, false, false, false, true), CVM_SEV_SNP);
-        CHECK(!cpuinfo_has_flag("flags\t\t: sev_snp\n", 17, "sev"), "prefix matched a flag");
-        CHECK(cpuinfo_has_flag("flags\t\t: a sev\n", 14, "sev"), "last flag");
-        CHECK(!cpuinfo_has_flag("flag: sev\n", 10, "sev"), "not a flags line");
+        CHECK(!kernel_cpuinfo_has_flag("flags\t\t: sev_snp\n", 17, "sev"), "prefix matched a flag");
+        CHECK(kernel_cpuinfo_has_flag("flags\t\t: a sev\n", 14, "sev"), "last flag");
+        CHECK(!kernel_cpuinfo_has_flag("flag: sev\n", 10, "sev"), "not a flags line");
         CHECK(strcmp(cvm_to_string(CVM_SEV_ES), "sev-es") == 0, "names");
 
         /* A fake root: no CPUID, files only. */
