@@ -59,11 +59,14 @@ int kernel_counters_read(const char *root, KernelCounters *ret) {
                 return -EINVAL;
         if (!root || (root[0] == '/' && root[1] == '\0'))
                 root = "";
+        /* exhausted first: the kernel counts a call as retried before it
+         * counts it as exhausted, so reading in this order keeps
+         * retried >= exhausted while both grow. */
         for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                r = read_counter(root, rng_instruction_to_string(i), "retried", &c.retried[i]);
+                r = read_counter(root, rng_instruction_to_string(i), "exhausted", &c.exhausted[i]);
                 if (r < 0)
                         return r;
-                r = read_counter(root, rng_instruction_to_string(i), "exhausted", &c.exhausted[i]);
+                r = read_counter(root, rng_instruction_to_string(i), "retried", &c.retried[i]);
                 if (r < 0)
                         return r;
         }
