@@ -21,11 +21,7 @@ static const char *const cvm_names[_CVM_MAX] = {
         [CVM_SEV_SNP] = "sev-snp",
 };
 
-const char *cvm_to_string(ConfidentialVm c) {
-        if (c < 0 || c >= _CVM_MAX)
-                return NULL;
-        return cvm_names[c];
-}
+DEFINE_STRING_TABLE_TO_STRING(cvm, ConfidentialVm, cvm_names)
 
 ConfidentialVm cvm_from_inputs(const CvmInputs *in) {
         bool guest;
