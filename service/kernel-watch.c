@@ -290,6 +290,8 @@ static int send_event(const KernelEventInfo *info) {
 /* Records every bucket with messages, and failures the counters show beyond
  * what was reported, as events; then commits the state. */
 static int watch_flush(KernelWatch *w) {
+        /* per instruction: one per bucket, or a counted-only one instead of
+         * the failure buckets */
         KernelEventInfo events[_KERNEL_RNG_MSG_MAX * _RNG_INSTRUCTION_MAX];
         WatchState next = w->state;
         size_t n = 0;
