@@ -228,7 +228,9 @@ static int watch_update_verdict(KernelWatch *w) {
 
         for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
                 const char *name = rng_instruction_upper_to_string(i);
+                /* counted by the kernel, or (without counters) logged lines */
                 uint64_t failures = MAX(w->state.reported[i],
+                                        w->state.recorded[KERNEL_RNG_MSG_EXHAUSTED][i] +
                                         w->state.recorded[KERNEL_RNG_MSG_FAILED][i]);
 
                 for (KernelRngMsgKind kind = 0; kind < _KERNEL_RNG_MSG_MAX; kind++)
@@ -288,7 +290,8 @@ static int send_event(const KernelEventInfo *info) {
 }
 
 /* Records every bucket with messages, and failures the counters show beyond
- * what was reported, as events; then commits the state. */
+ * what was reported, as events; then commits the state. Returns 1 if it
+ * recorded something, 0 if there was nothing to record. */
 static int watch_flush(KernelWatch *w) {
         /* per instruction: one per bucket, or a counted-only one instead of
          * the failure buckets */
@@ -385,16 +388,25 @@ static int watch_flush(KernelWatch *w) {
                 for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
                         bucket_clear(&w->buckets[k][i]);
         w->pending = false;
-        return watch_update_verdict(w);
+        r = watch_update_verdict(w);
+        return r < 0 ? r : 1;
+}
+
+/* A recording from a timer opens a new window too, so that a steady flood
+ * is written at most once per window. */
+static int flush_from_timer(KernelWatch *w, uint64_t now) {
+        if (watch_flush(w) > 0)
+                w->quiet_until = now + w->flush_usec;
+        return 0;
 }
 
 static int on_flush_timer(sd_event_source *s, uint64_t usec, void *userdata) {
-        return watch_flush(userdata), 0;
+        return flush_from_timer(userdata, usec);
 }
 
 static int on_settle_timer(sd_event_source *s, uint64_t usec, void *userdata) {
         /* Failures the kernel counted after its last printed line. */
-        return watch_flush(userdata), 0;
+        return flush_from_timer(userdata, usec);
 }
 
 static int arm_timer(KernelWatch *w, sd_event_source **s, uint64_t when,
@@ -609,9 +621,17 @@ static int watch_position(KernelWatch *w) {
                 r = sd_journal_seek_cursor(w->journal, w->state.cursor);
                 if (r >= 0) {
                         r = sd_journal_next(w->journal);
-                        if (r > 0 && sd_journal_test_cursor(w->journal, w->state.cursor) <= 0)
-                                /* the entry is gone (vacuumed): the next one is unread */
-                                r = sd_journal_previous(w->journal);
+                        if (r > 0 && sd_journal_test_cursor(w->journal, w->state.cursor) <= 0) {
+                                /* The entry is gone (vacuumed): we stand on the first
+                                 * unread one. Seek to it so that the next
+                                 * sd_journal_next() returns it (sd_journal_previous()
+                                 * would not move if nothing older is left). */
+                                _cleanup_free_ char *unread = NULL;
+
+                                r = sd_journal_get_cursor(w->journal, &unread);
+                                if (r >= 0)
+                                        r = sd_journal_seek_cursor(w->journal, unread);
+                        }
                         if (r >= 0)
                                 return 0;
                 }

@@ -22,8 +22,12 @@
  *   values already reported are kept in STATE_DIR/kernel-watch.state.
  *   The state is written as .new before the event is sent and committed
  *   after; at start a leftover .new is committed only if the journal holds
- *   the event with its RNG_STATE_SERIAL, so a crash neither loses nor
- *   double-counts. */
+ *   the event with its RNG_STATE_SERIAL, so a crash between the state
+ *   and the event neither loses nor double-counts.
+ *   Known limits: a flush of several events is committed by the first one
+ *   (a crash between two sends of one flush loses the rest); an event
+ *   still queued in journald's socket when a crashed daemon restarts looks
+ *   missing (its window is recorded again); a failed send is not retried. */
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -163,6 +163,10 @@ static void start_kernel_watch(Manager *m) {
         r = kernel_watch_new(m->event, &p, on_kernel_verdict, m, &m->kernel);
         if (r < 0) {
                 log_full(LOG_WARNING, "kernel watch: cannot follow the kernel log: %s", strerror(-r));
+                /* Keep what it may have reported before failing (a catch-up
+                 * verdict); otherwise say that the kernel is not watched. */
+                if (m->aggregator.sources[m->kernel_source].reported)
+                        return;
                 r = aggregator_report(&m->aggregator, (unsigned) m->kernel_source, VERDICT_OK,
                                       "kernel: not watched (journal not readable)");
                 if (r >= 0)
