@@ -32,14 +32,24 @@ int kernel_counter_parse(const char *text, size_t len, uint64_t *ret) {
         return 0;
 }
 
-static int read_counter(const char *root, const char *instr, const char *name, uint64_t *ret) {
+int kernel_counter_path(const char *root, RngInstruction i, const char *name, char *buf, size_t size) {
+        if (!root || (root[0] == '/' && root[1] == '\0'))
+                root = "";
+        if ((size_t) snprintf(buf, size, "%s%s/%s/%s", root, KERNEL_COUNTERS_DIR,
+                              rng_instruction_to_string(i), name) >= size)
+                return -ENAMETOOLONG;
+        return 0;
+}
+
+static int read_counter(const char *root, RngInstruction i, const char *name, uint64_t *ret) {
         char path[4096], buf[32];
         _cleanup_close_ int fd = -EBADF;
         ssize_t n;
+        int r;
 
-        if ((size_t) snprintf(path, sizeof(path), "%s%s/%s/%s", root, KERNEL_COUNTERS_DIR,
-                              instr, name) >= sizeof(path))
-                return -ENAMETOOLONG;
+        r = kernel_counter_path(root, i, name, path, sizeof(path));
+        if (r < 0)
+                return r;
         fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
                 return negative_errno();
@@ -57,16 +67,14 @@ int kernel_counters_read(const char *root, KernelCounters *ret) {
 
         if (!ret)
                 return -EINVAL;
-        if (!root || (root[0] == '/' && root[1] == '\0'))
-                root = "";
         /* exhausted first: the kernel counts a call as retried before it
          * counts it as exhausted, so reading in this order keeps
          * retried >= exhausted while both grow. */
         for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                r = read_counter(root, rng_instruction_to_string(i), "exhausted", &c.exhausted[i]);
+                r = read_counter(root, i, "exhausted", &c.exhausted[i]);
                 if (r < 0)
                         return r;
-                r = read_counter(root, rng_instruction_to_string(i), "retried", &c.retried[i]);
+                r = read_counter(root, i, "retried", &c.retried[i]);
                 if (r < 0)
                         return r;
         }

@@ -9,6 +9,7 @@
  * Kernels without the series have no such directory. */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rng-cpu.h"
@@ -23,6 +24,10 @@ typedef struct KernelCounters {
 /* Parse one sysfs value: decimal digits, an optional trailing newline,
  * nothing else. -EINVAL on anything else (empty, sign, junk, overflow). */
 int kernel_counter_parse(const char *text, size_t len, uint64_t *ret);
+
+/* The path of one counter file below root (NULL or "/": the real one).
+ * name is "retried" or "exhausted". -ENAMETOOLONG if it does not fit. */
+int kernel_counter_path(const char *root, RngInstruction i, const char *name, char *buf, size_t size);
 
 /* Read all four counters below root (NULL: "/"). -ENOENT if the kernel has
  * no counters; another -errno if one is unreadable or malformed. */

@@ -493,10 +493,9 @@ static int watch_poll_counters(KernelWatch *w) {
                 char path[4096], buf[32];
                 int fd, r;
 
-                if ((size_t) snprintf(path, sizeof(path), "%s%s/%s/exhausted",
-                                      w->sysfs_root && strcmp(w->sysfs_root, "/") != 0 ? w->sysfs_root : "",
-                                      KERNEL_COUNTERS_DIR, rng_instruction_to_string(i)) >= sizeof(path))
-                        return -ENAMETOOLONG;
+                r = kernel_counter_path(w->sysfs_root, i, "exhausted", path, sizeof(path));
+                if (r < 0)
+                        return r;
                 fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
                 if (fd < 0)
                         return errno == ENOENT ? 0 : negative_errno();
