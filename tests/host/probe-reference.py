@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`rng-health probe` against an independent reference on the same CPU in the
+same test: tests/host/rng-reference.c, which shares no code with the probe
+(its own CPUID read, its own rdrand/rdseed loop per register width).
+
+For each instruction CPUID advertises (read through the reference), each
+width, single and contention (>= 2 usable CPUs), the probe and the reference
+are run alternately (R P R P: slow drift of the machine's load hits both
+alike) and their pooled counts are compared:
+
+  * tries and values delivered: the probe made exactly --count tries per
+    thread and delivered == attempts - failures; its failure (and so its
+    delivered) fraction agrees with the reference's: a two-proportion test,
+    |diff| <= 5 sigma + 0.01 + 1.5 x the spread between the repetitions of
+    each program (RDSEED's failure rate moves with load; only a clear
+    disagreement fails);
+  * zeros, all-ones values and consecutive repeats: each program's count is
+    within the two-sided binomial tails (alpha = 1e-9) of the uniform
+    expectation 2^-w per value, and the two counts agree with each other
+    (given their sum, the probe's share is binomial with its share of the
+    values). This is what catches a 32-bit probe that runs 16-bit
+    instructions: ~n/65536 zeros instead of ~0. If the reference itself
+    deviates from uniform (a broken CPU), only the agreement is asserted;
+  * the reference's own per-bit ones counts are balanced (two-sided,
+    alpha = 1e-9): its wide forms really deliver wide values;
+  * when the reference's counts are consistent with a uniform source, the
+    probe's output checks pass.
+
+Nothing here depends on this machine's figures. Counts are chosen from a
+measured rate so that the whole test takes ~30 s; at 16 bits >= 2^20 values
+per program give the zero count its power (16 expected at 2^-16, 0 at 2^-32).
+"""
+
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+ALPHA = 1e-9
+Z_FRACTION = 5.0
+SLACK = 0.01
+REPS = 2
+TIME_PER_INSTRUCTION = 12.0  # seconds of tries per instruction, both programs, all runs
+MIN_VALUES, MAX_VALUES = 1 << 16, 1 << 22
+
+failures = 0
+
+
+def check(cond, msg):
+    global failures
+    if not cond:
+        print("FAIL:", msg)
+        failures += 1
+    return cond
+
+
+def log_pmf(n, p, k):
+    if p <= 0:
+        return 0.0 if k == 0 else -math.inf
+    if p >= 1:
+        return 0.0 if k == n else -math.inf
+    return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+            + k * math.log(p) + (n - k) * math.log1p(-p))
+
+
+def upper_tail(n, p, k):
+    """P[X >= k], X ~ Binomial(n, p)."""
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    if k <= n * p:
+        return 1.0 - lower_tail(n, p, k - 1)
+    total, j = 0.0, k
+    while j <= n:
+        t = math.exp(log_pmf(n, p, j))
+        total += t
+        if t < total * 1e-17:
+            break
+        j += 1
+    return min(total, 1.0)
+
+
+def lower_tail(n, p, k):
+    """P[X <= k]."""
+    if k < 0:
+        return 0.0
+    if k >= n:
+        return 1.0
+    if k >= n * p:
+        return 1.0 - upper_tail(n, p, k + 1)
+    total, j = 0.0, k
+    while j >= 0:
+        t = math.exp(log_pmf(n, p, j))
+        total += t
+        if t < total * 1e-17:
+            break
+        j -= 1
+    return min(total, 1.0)
+
+
+def binom_ok(n, p, k):
+    """k is within both tails of Binomial(n, p) at ALPHA each."""
+    return upper_tail(n, p, k) >= ALPHA and lower_tail(n, p, k) >= ALPHA
+
+
+def usable_cpus():
+    allowed = os.sched_getaffinity(0)
+    try:
+        with open("/sys/devices/system/cpu/online") as f:
+            online = set()
+            for part in f.read().strip().split(","):
+                a, _, b = part.partition("-")
+                online.update(range(int(a), int(b or a) + 1))
+    except OSError:
+        online = allowed
+    return sorted(allowed & online)
+
+
+class Tally:
+    """Counts of one program for one (instruction, width, mode), pooled."""
+
+    def __init__(self):
+        self.tries = self.failures = self.delivered = 0
+        self.zeros = self.all_ones = self.repeats = 0
+        self.streams = 0
+        self.longest = 0
+        self.fractions = []
+        self.bit_ones = None
+        self.failed_checks = set()
+
+    def add(self, tries, failures, delivered, zeros, all_ones, repeats, streams, longest, bit_ones=None):
+        self.tries += tries
+        self.failures += failures
+        self.delivered += delivered
+        self.zeros += zeros
+        self.all_ones += all_ones
+        self.repeats += repeats
+        self.streams += streams
+        self.longest = max(self.longest, longest)
+        self.fractions.append(failures / tries if tries else 0.0)
+        if bit_ones is not None:
+            self.bit_ones = bit_ones if self.bit_ones is None else [a + b for a, b in zip(self.bit_ones, bit_ones)]
+
+    def pairs(self):
+        """Pairs of consecutive values a repeat can be counted on."""
+        return max(self.delivered - self.streams, 0)
+
+    def spread(self):
+        return max(self.fractions) - min(self.fractions) if self.fractions else 0.0
+
+
+def run_reference(ref, insn, width, tries, threads):
+    p = subprocess.run([ref, "run", insn, str(width), str(tries), str(threads)],
+                       capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        raise RuntimeError(f"rng-reference run {insn} {width} {tries} {threads}: exit {p.returncode}: {p.stderr.strip()}")
+    return json.loads(p.stdout)
+
+
+def run_probe(binary, insn, width, count, threads):
+    args = [binary, "probe", "--json", "--instruction", insn, "--width", str(width),
+            "--threads", str(threads), "--count", str(count)]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    if p.returncode not in (0, 3, 4):
+        raise RuntimeError(f"{' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
+    return json.loads(p.stdout)
+
+
+def compare(insn, width, mode, threads, count, probe, ref):
+    what = f"{insn} {width}-bit {mode} ({threads} thread{'s' if threads > 1 else ''})"
+    pv = 2.0 ** -width
+
+    # Tries and values delivered.
+    check(probe.tries == count * threads * REPS, f"{what}: probe made {probe.tries} tries, asked for {count * threads * REPS}")
+    check(ref.tries == count * threads * REPS, f"{what}: reference made {ref.tries} tries")
+    check(probe.delivered == probe.tries - probe.failures, f"{what}: probe delivered != tries - failures")
+    fp, fr = probe.failures / probe.tries, ref.failures / ref.tries
+    pooled = (probe.failures + ref.failures) / (probe.tries + ref.tries)
+    sigma = math.sqrt(pooled * (1 - pooled) * (1 / probe.tries + 1 / ref.tries))
+    tol = Z_FRACTION * sigma + SLACK + 1.5 * max(probe.spread(), ref.spread())
+    check(abs(fp - fr) <= tol,
+          f"{what}: failure fraction probe {fp:.6f} vs reference {fr:.6f}: |diff| {abs(fp - fr):.6f} > {tol:.6f}")
+    dp, dr = probe.delivered / probe.tries, ref.delivered / ref.tries
+    check(abs(dp - dr) <= tol, f"{what}: delivered fraction probe {dp:.6f} vs reference {dr:.6f}")
+
+    # Zeros, all-ones, repeats: against uniform, and against each other.
+    ref_uniform = True
+    rows = []
+    for name, kp, np_, kr, nr in (("zeros", probe.zeros, probe.delivered, ref.zeros, ref.delivered),
+                                  ("all-ones", probe.all_ones, probe.delivered, ref.all_ones, ref.delivered),
+                                  ("repeats", probe.repeats, probe.pairs(), ref.repeats, ref.pairs())):
+        rows.append(f"{name} {kp}/{kr} (exp {np_ * pv:.3g}/{nr * pv:.3g})")
+        if not binom_ok(nr, pv, kr):
+            ref_uniform = False
+            print(f"NOTE: {what}: the reference's {name} {kr} in {nr} deviate from uniform "
+                  f"(expected {nr * pv:.3g}): the CPU itself; only agreement is asserted")
+        elif not check(binom_ok(np_, pv, kp),
+                       f"{what}: probe {name} {kp} in {np_} values, uniform expectation {np_ * pv:.3g} "
+                       f"(reference: {kr} in {nr}); two-sided binomial tail < {ALPHA:g}"):
+            continue
+        if kp + kr > 0 and np_ + nr > 0:
+            share = np_ / (np_ + nr)
+            check(binom_ok(kp + kr, share, kp),
+                  f"{what}: {name} disagree: probe {kp} in {np_} values, reference {kr} in {nr}")
+
+    # The reference's own bits: each position balanced.
+    bad_bits = [b for b, ones in enumerate(ref.bit_ones) if not binom_ok(ref.delivered, 0.5, ones)]
+    if bad_bits:
+        ref_uniform = False
+        print(f"NOTE: {what}: the reference's bit positions {bad_bits} are unbalanced")
+    check(len(ref.bit_ones) == width, f"{what}: reference reports {len(ref.bit_ones)} bit positions")
+
+    # A clean reference: the probe's output checks must pass too.
+    if ref_uniform:
+        check(not probe.failed_checks,
+              f"{what}: the probe's checks {sorted(probe.failed_checks)} failed where the reference is clean")
+
+    print(f"{what}: tries {probe.tries}/{ref.tries}, failure fraction {fp:.4g}/{fr:.4g} (tol {tol:.3g}), "
+          f"delivered {probe.delivered}/{ref.delivered}, longest streak {probe.longest}/{ref.longest}, "
+          + ", ".join(rows) + " [probe/reference]")
+
+
+def main():
+    binary, ref = sys.argv[1], sys.argv[2]
+    t_start = time.monotonic()
+
+    p = subprocess.run([ref, "cpuid"], capture_output=True, text=True, check=True)
+    cpuid = dict(line.split("=", 1) for line in p.stdout.split())
+    print("CPU:", " ".join(f"{k}={v}" for k, v in cpuid.items()))
+    cpus = usable_cpus()
+    threads = min(len(cpus), 8)
+    contention = threads >= 2
+    print(f"usable CPUs {cpus}; contention runs: {'yes, %d threads' % threads if contention else 'no'}")
+
+    tested = 0
+    for insn in ("rdrand", "rdseed"):
+        if cpuid.get(insn) != "1":
+            print(f"SKIP {insn}: CPUID does not advertise it")
+            continue
+        tested += 1
+        # Rate per width from a short reference run, then counts for the time budget.
+        plan = {}
+        for width in (16, 32, 64):
+            m = run_reference(ref, insn, width, 1 << 14, 1)
+            rate = m["tries"] / max(m["wall_usec"] / 1e6, 1e-6)
+            per_run = TIME_PER_INSTRUCTION / (3 * 2 * (2 if contention else 1))
+            values = int(min(max(rate * per_run, MIN_VALUES), MAX_VALUES))
+            plan[width] = max(values // REPS, 1)  # tries per repetition (single run)
+            if width <= 32 and values < (1 << 20):
+                print(f"NOTE: {insn} {width}-bit: only {values} values per program at {rate:.3g} tries/s (power reduced)")
+
+        for width in (16, 32, 64):
+            count = plan[width]
+            ccount = max(count // threads, 1)  # per thread in contention: the same number of values
+            tallies = {m: (Tally(), Tally()) for m in ("single", "contention")}
+            for _ in range(REPS):
+                # Reference, probe, alternating.
+                for mode, n, t in (("single", count, 1), ("contention", ccount, threads)):
+                    if mode == "contention" and not contention:
+                        continue
+                    r = run_reference(ref, insn, width, n, t)
+                    tallies[mode][1].add(r["tries"], r["failures"], r["delivered"], r["zeros"], r["all_ones"],
+                                         r["repeats"], t, r["longest_failure_streak"], r["bit_ones"])
+                    if mode == "contention":
+                        check(r["cpus"] == cpus[:threads], f"reference CPUs {r['cpus']}")
+                # The probe makes its single run with --count, and its contention run
+                # with the same --count per thread: two calls keep the values equal.
+                for mode, n, t in (("single", count, 1), ("contention", ccount, threads)):
+                    if mode == "contention" and not contention:
+                        continue
+                    doc = run_probe(binary, insn, width, n, t)
+                    ins = doc["instructions"][0]
+                    check(ins["name"] == insn and ins["executed"], f"probe did not execute {insn}")
+                    runs = [x for x in ins["runs"] if x["mode"] == mode and x["width"] == width]
+                    if not check(len(runs) == 1, f"{insn} {width} {mode}: {len(runs)} runs in the probe's JSON"):
+                        continue
+                    x = runs[0]
+                    check(x["threads"] == t, f"{insn} {width} {mode}: probe used {x['threads']} threads")
+                    if mode == "contention":
+                        check(doc["cpus"]["used"] == cpus[:threads], f"probe CPUs {doc['cpus']['used']}")
+                    h = x["health"]
+                    probe = tallies[mode][0]
+                    probe.add(x["attempts"], x["failures"], x["delivered"], h["zeros"], h["all_ones"],
+                              h["repeats"], t, x["longest_failure_streak"])
+                    probe.failed_checks |= set(h["failed_checks"])
+            for mode in ("single", "contention"):
+                if mode == "contention" and not contention:
+                    continue
+                pt, rt = tallies[mode]
+                if not pt.fractions:
+                    continue
+                compare(insn, width, mode, threads if mode == "contention" else 1,
+                        ccount if mode == "contention" else count, pt, rt)
+
+    print(f"{time.monotonic() - t_start:.1f} s")
+    if tested == 0:
+        print("SKIP: CPUID advertises neither RDRAND nor RDSEED")
+        return 77
+    if failures:
+        print(f"{failures} check(s) failed")
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
