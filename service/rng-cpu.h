@@ -39,21 +39,30 @@ bool rng_arch_supported(void);
 #if RNG_ARCH_X86_64
 /* Each returns the carry flag (true: *ret holds a value) and never traps as
  * long as CPUID advertises the instruction. Callers must check CPUID first.
- * gcc >= 5 assembles rdrand/rdseed without -mrdrnd/-mrdseed. */
-#define RNG_DEFINE_DRAW(name, insn, type)                                                   \
+ * gcc >= 5 assembles rdrand/rdseed without -mrdrnd/-mrdseed.
+ *
+ * The operand size is in the template, not in the C type: %w0, %k0 and %q0
+ * name the 16-, 32- and 64-bit register, so each width is its own asm text
+ * and no compiler can treat two widths as the same code (gcc's identical
+ * code folding merged loops whose templates were both "rdseed %0" and whose
+ * operands differed only in C type: the 32-bit probe then ran RDSEED16).
+ * The 16- and 32-bit forms leave (r16) or zero (r32) the upper bits, so the
+ * value is masked to its width. tests/host/check-binary verifies the built
+ * code. */
+#define RNG_DEFINE_DRAW(name, insn, mask)                                                   \
         static inline bool name(uint64_t *ret) {                                            \
-                type v;                                                                     \
+                uint64_t v;                                                                 \
                 unsigned char ok;                                                           \
-                __asm__ volatile(insn " %0; setc %1" : "=r"(v), "=qm"(ok) : : "cc");        \
-                *ret = v;                                                                   \
+                __asm__ volatile(insn "; setc %1" : "=r"(v), "=qm"(ok) : : "cc");           \
+                *ret = v & (mask);                                                          \
                 return ok;                                                                  \
         }
-RNG_DEFINE_DRAW(rng_rdrand16, "rdrand", uint16_t)
-RNG_DEFINE_DRAW(rng_rdrand32, "rdrand", uint32_t)
-RNG_DEFINE_DRAW(rng_rdrand64, "rdrand", uint64_t)
-RNG_DEFINE_DRAW(rng_rdseed16, "rdseed", uint16_t)
-RNG_DEFINE_DRAW(rng_rdseed32, "rdseed", uint32_t)
-RNG_DEFINE_DRAW(rng_rdseed64, "rdseed", uint64_t)
+RNG_DEFINE_DRAW(rng_rdrand16, "rdrand %w0", UINT64_C(0xffff))
+RNG_DEFINE_DRAW(rng_rdrand32, "rdrand %k0", UINT64_C(0xffffffff))
+RNG_DEFINE_DRAW(rng_rdrand64, "rdrand %q0", UINT64_MAX)
+RNG_DEFINE_DRAW(rng_rdseed16, "rdseed %w0", UINT64_C(0xffff))
+RNG_DEFINE_DRAW(rng_rdseed32, "rdseed %k0", UINT64_C(0xffffffff))
+RNG_DEFINE_DRAW(rng_rdseed64, "rdseed %q0", UINT64_MAX)
 #endif
 
 /* Time stamp counter, serialised enough for single-instruction latency:
