@@ -9,7 +9,7 @@
 
 static const char *const check_names[] = {
         "stuck-zero", "stuck-ones", "zero-rate", "ones-rate", "repeat-rate", "rct", "apt", "empty",
-        "kernel-selftest",
+        "kernel-selftest", "bit-balance",
 };
 
 const char *health_check_to_string(HealthCheck c) {
@@ -57,25 +57,102 @@ double binomial_upper_tail(uint64_t n, double p, uint64_t k) {
 }
 
 uint64_t binomial_critical(uint64_t n, double p, double log2_alpha) {
-        double alpha = exp2(log2_alpha), tail;
-        uint64_t c;
+        double alpha = exp2(log2_alpha);
+        uint64_t lo, hi;
 
         if (n == 0 || p <= 0)
                 return 1;
         if (p >= 1)
                 return n + 1;
 
-        /* The tail at the mean is around 1/2 > alpha, so start just above the
-         * mean and step up; each tail sum is short once above the mean. */
-        c = (uint64_t) floor((double) n * p);
-        if (c == 0)
-                c = 1;
-        for (;;) {
-                tail = binomial_upper_tail(n, p, c);
-                if (tail <= alpha || c > n)
-                        return c;
-                c++;
+        /* P[X >= floor(np)] >= 1/2 > alpha (a median of the binomial is
+         * floor(np) or ceil(np), and alpha < 1/4), so the answer is above
+         * floor(np); P[X >= n + 1] = 0. The tail falls as c grows: bisect,
+         * keeping tail(lo - 1) > alpha >= tail(hi). Each tail above the mean
+         * is a short sum. */
+        lo = (uint64_t) floor((double) n * p) + 1;
+        hi = n + 1;
+        if (lo > hi)
+                lo = hi;
+        while (lo < hi) {
+                uint64_t mid = lo + (hi - lo) / 2;
+
+                if (binomial_upper_tail(n, p, mid) <= alpha)
+                        hi = mid;
+                else
+                        lo = mid + 1;
         }
+        return lo;
+}
+
+void health_bit_cutoffs(uint64_t n, double log2_alpha, uint64_t *ret_low, uint64_t *ret_high) {
+        /* alpha/2 per tail; the binomial(n, 1/2) is symmetric. */
+        uint64_t c = binomial_critical(n, 0.5, log2_alpha - 1);
+
+        *ret_high = c;
+        *ret_low = c <= n ? n - c : 0;
+}
+
+static bool bit_fails(uint64_t ones, uint64_t n, uint64_t high) {
+        return ones >= high || n - ones >= high;
+}
+
+uint64_t health_bit_failed(const HealthResult *r) {
+        uint64_t failed = 0;
+
+        if (r->samples == 0)
+                return 0;
+        for (unsigned b = 0; b < 64; b++) {
+                if (b >= r->width) {
+                        /* A value wider than its width is as wrong as a stuck bit. */
+                        if (r->bit_ones[b] > 0)
+                                failed |= UINT64_C(1) << b;
+                } else if (bit_fails(r->bit_ones[b], r->samples, r->bit_high_cutoff))
+                        failed |= UINT64_C(1) << b;
+        }
+        return failed;
+}
+
+/* Ones per bit position: eight byte-wide counters per 64-bit word, one word
+ * per bit of a byte, emptied every 255 values before a counter can wrap. */
+static void count_bits(uint64_t bit_ones[static 64], const uint64_t *values, size_t n) {
+        const uint64_t lanes = UINT64_C(0x0101010101010101);
+
+        while (n > 0) {
+                size_t k = MIN(n, (size_t) 255);
+                uint64_t acc[8] = {};
+
+                for (size_t i = 0; i < k; i++) {
+                        uint64_t v = values[i];
+
+                        for (unsigned b = 0; b < 8; b++)
+                                acc[b] += (v >> b) & lanes;
+                }
+                for (unsigned b = 0; b < 8; b++)
+                        for (unsigned byte = 0; byte < 8; byte++)
+                                bit_ones[8 * byte + b] += (acc[b] >> (8 * byte)) & 0xff;
+                values += k;
+                n -= k;
+        }
+}
+
+static void bit_summary(HealthResult *r) {
+        uint64_t worst = 0;
+
+        health_bit_cutoffs(r->samples, r->log2_alpha, &r->bit_low_cutoff, &r->bit_high_cutoff);
+        r->failed_bits |= health_bit_failed(r);
+        r->worst_bit = 0;
+        for (unsigned b = 0; b < r->width && b < 64; b++) {
+                uint64_t ones = r->bit_ones[b], half = r->samples / 2;
+                uint64_t d = ones > half ? ones - half : half - ones;
+
+                if (d > worst) {
+                        worst = d;
+                        r->worst_bit = b;
+                }
+        }
+        if (r->failed_bits)
+                r->failed |= HEALTH_BIT_BALANCE;
 }
 
 int health_cutoffs(const HealthParams *p, unsigned width, HealthCutoffs *ret) {
@@ -173,6 +250,8 @@ void health_feed(HealthState *s, const uint64_t *values, size_t n) {
                 }
         }
 
+        count_bits(s->bit_ones, values, n);
+
         s->zeros = zeros;
         s->ones = ones;
         s->repeats = repeats;
@@ -206,7 +285,10 @@ void health_finish(const HealthState *s, HealthResult *ret) {
                 .apt_max_count = s->apt_i > 0 ? MAX(s->apt_max, s->apt_b) : s->apt_max,
                 .apt_failures = s->apt_failures + (s->apt_i > 0 && s->apt_b >= s->cut.apt_cutoff),
                 .selftest_changes = s->selftest_changes,
+                .log2_alpha = s->log2_alpha,
         };
+        memcpy(ret->bit_ones, s->bit_ones, sizeof(ret->bit_ones));
+        bit_summary(ret);
 
         if (s->n == 0)
                 ret->failed |= HEALTH_EMPTY;
@@ -253,7 +335,13 @@ void health_result_merge(HealthResult *dst, const HealthResult *src) {
         if (src->samples >= HEALTH_SELFTEST_SAMPLES &&
             (dst_samples < HEALTH_SELFTEST_SAMPLES || src->selftest_changes < dst->selftest_changes))
                 dst->selftest_changes = src->selftest_changes;
+        for (unsigned b = 0; b < 64; b++)
+                dst->bit_ones[b] += src->bit_ones[b];
+        dst->failed_bits |= src->failed_bits;
         dst->failed = ((dst->failed | src->failed) & ~HEALTH_EMPTY) | empty;
+        /* The summed counts are checked too (more power for many short
+         * streams; one more stream's worth of false-alarm probability). */
+        bit_summary(dst);
 }
 
 double health_false_alarm_bound(const HealthParams *p, unsigned width, uint64_t n) {
@@ -272,6 +360,8 @@ double health_false_alarm_bound(const HealthParams *p, unsigned width, uint64_t 
         /* Rate checks: the exact tails at their cutoffs (each <= alpha). */
         bound += 2 * binomial_upper_tail(n, q, binomial_critical(n, q, p->log2_alpha));
         bound += binomial_upper_tail(n - 1, q, binomial_critical(n - 1, q, p->log2_alpha));
+        /* Bit balance: both tails of each of the width positions. */
+        bound += 2.0 * width * binomial_upper_tail(n, 0.5, binomial_critical(n, 0.5, p->log2_alpha - 1));
         /* Kernel self-test: >= 3 of the 7 pairs equal. */
         if (n >= HEALTH_SELFTEST_SAMPLES)
                 bound += binomial_upper_tail(HEALTH_SELFTEST_SAMPLES - 1, q,

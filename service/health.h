@@ -19,7 +19,15 @@
  * smallest c with P[Binomial(n, 2^-width) >= c] <= alpha.
  * The kernel's RDRAND boot self-test (arch/x86/kernel/cpu/rdrand.c) is
  * replayed on the first 8 values: fewer than 5 of the 7 consecutive pairs
- * differing fails it. */
+ * differing fails it.
+ * Bit balance: each bit position's count of ones over the n values is
+ * Binomial(n, 1/2) for a uniform source; alarm when it is at or below
+ * n - c or at or above c, with c the smallest count whose upper tail is
+ * <= alpha/2 (both tails together <= alpha per bit position, width * alpha
+ * per stream). It catches a stuck bit line, a value narrower than its
+ * width (the top bits always 0) and a biased bit. Unlike the checks above it
+ * assumes unbiased bits, not only H: RDRAND/RDSEED output is conditioned and
+ * claims full entropy. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -43,7 +51,8 @@ typedef enum HealthCheck {
         HEALTH_APT         = 1u << 6,
         HEALTH_EMPTY       = 1u << 7, /* nothing delivered at all */
         HEALTH_KERNEL_SELFTEST = 1u << 8, /* the kernel's boot check: < 5 changes in the first 8 values */
-        _HEALTH_CHECK_ALL  = (1u << 9) - 1,
+        HEALTH_BIT_BALANCE = 1u << 9, /* a bit position's count of ones outside both tails */
+        _HEALTH_CHECK_ALL  = (1u << 10) - 1,
 } HealthCheck;
 
 const char *health_check_to_string(HealthCheck c); /* one bit, e.g. "zero-rate" */
@@ -66,6 +75,15 @@ typedef struct HealthResult {
         uint64_t rct_cutoff, rct_longest_run, rct_failures;
         uint64_t apt_window, apt_cutoff, apt_windows, apt_max_count, apt_failures;
         uint64_t selftest_changes; /* of the first 8 values (7 pairs); merged: the fewest */
+        /* Bit balance: ones per bit position, and the counts at or beyond
+         * which a position fails (ones <= bit_low_cutoff or >= bit_high_cutoff).
+         * Merged results add the counts and recompute the cutoffs for the sum;
+         * failed_bits is the union of every stream's and the merged verdict. */
+        uint64_t bit_ones[64];
+        uint64_t bit_low_cutoff, bit_high_cutoff;
+        uint64_t failed_bits;     /* bit i set: position i failed */
+        unsigned worst_bit;       /* the position furthest from n/2 */
+        double log2_alpha;        /* to recompute the cutoffs after a merge */
         unsigned failed; /* HealthCheck mask */
 } HealthResult;
 
@@ -80,6 +98,7 @@ typedef struct HealthState {
         uint64_t apt_a, apt_b, apt_i, apt_windows, apt_max, apt_failures;
         uint64_t zeros, ones, repeats;
         uint64_t selftest_changes;
+        uint64_t bit_ones[64];
 } HealthState;
 
 #define HEALTH_SELFTEST_SAMPLES 8
@@ -88,13 +107,21 @@ typedef struct HealthState {
 int health_init(HealthState *s, const HealthParams *p, unsigned width);
 void health_feed(HealthState *s, const uint64_t *values, size_t n);
 void health_finish(const HealthState *s, HealthResult *ret);
-/* Combine per-thread results: counts add up, cutoffs shown are the strictest. */
+/* Combine per-thread results: counts add up, cutoffs shown are the strictest
+ * (bit balance: recomputed for the summed counts). */
 void health_result_merge(HealthResult *dst, const HealthResult *src);
 
 /* P[X >= k] for X ~ Binomial(n, p). */
 double binomial_upper_tail(uint64_t n, double p, uint64_t k);
 /* Smallest c with P[Binomial(n, p) >= c] <= 2^log2_alpha (= 1 + CRITBINOM(n, p, 1-alpha)). */
 uint64_t binomial_critical(uint64_t n, double p, double log2_alpha);
+
+/* The bit-balance cutoffs for n values: a position fails with ones <= *ret_low
+ * or >= *ret_high. For n == 0 nothing fails (low = 0 is never reached: see
+ * health_bit_failed()). */
+void health_bit_cutoffs(uint64_t n, double log2_alpha, uint64_t *ret_low, uint64_t *ret_high);
+/* The failed positions of a result's counts (mask), for its samples and width. */
+uint64_t health_bit_failed(const HealthResult *r);
 
 /* Upper bound of the probability that a uniform (healthy) source trips any
  * check in one stream of n values of the given width. */

@@ -134,22 +134,26 @@ int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, c
 }
 
 int event_output_check(EventFields *f, RngInstruction i, const ProbeRun *run, const char *trigger) {
-        char checks[128];
+        char checks[128], named[384], bits[192];
         int k;
 
         if (run->health.failed == 0)
                 return -ENODATA;
         health_checks_format(run->health.failed, checks, sizeof(checks));
+        health_result_format(&run->health, named, sizeof(named));
+        health_bits_format(run->health.failed_bits, bits, sizeof(bits));
         k = add_header(f, RNG_MID_OUTPUT_CHECK_STR, LOG_ERR);
         if (k < 0)
                 return k;
         EVENT_ADD(f, "MESSAGE=%s %u-bit %s run on %u thread%s: output check failed: %s (%" PRIu64 " values checked)",
             rng_instruction_upper_to_string(i), run->width, probe_mode_to_string(run->mode),
-            run->threads, run->threads == 1 ? "" : "s", checks, run->health.samples);
+            run->threads, run->threads == 1 ? "" : "s", named, run->health.samples);
         k = add_run_fields(f, i, run);
         if (k < 0)
                 return k;
         EVENT_ADD(f, "RNG_CHECKS=%s", checks);
+        if (run->health.failed & HEALTH_BIT_BALANCE)
+                EVENT_ADD(f, "RNG_FAILED_BITS=%s", bits);
         EVENT_ADD(f, "RNG_SAMPLES=%" PRIu64, run->health.samples);
         EVENT_ADD(f, "RNG_TRIGGER=%s", trigger);
         return 0;

@@ -20,6 +20,32 @@ static struct json_object *cpu_set_to_json(const cpu_set_t *s) {
         return a;
 }
 
+/* Per bit position: ones counted, and which positions failed. */
+static struct json_object *bits_to_json(const HealthResult *h) {
+        struct json_object *o = json_object_new_object(), *ones = json_object_new_array(),
+                           *failed = json_object_new_array();
+
+        if (!o || !ones || !failed) {
+                json_object_put(o);
+                json_object_put(ones);
+                json_object_put(failed);
+                return NULL;
+        }
+        for (unsigned b = 0; b < 64; b++) {
+                if (b < h->width)
+                        json_object_array_add(ones, U64(h->bit_ones[b]));
+                if (h->failed_bits & (UINT64_C(1) << b))
+                        json_object_array_add(failed, json_object_new_int((int) b));
+        }
+        ADD(o, "low_cutoff", U64(h->bit_low_cutoff));
+        ADD(o, "high_cutoff", U64(h->bit_high_cutoff));
+        ADD(o, "failed_bits", failed);
+        ADD(o, "worst_bit", U64(h->worst_bit));
+        ADD(o, "worst_bit_ones", U64(h->bit_ones[h->worst_bit & 63]));
+        ADD(o, "ones", ones);
+        return o;
+}
+
 static struct json_object *health_to_json(const HealthResult *h) {
         struct json_object *o = json_object_new_object(), *failed = json_object_new_array();
 
@@ -49,6 +75,7 @@ static struct json_object *health_to_json(const HealthResult *h) {
         ADD(o, "apt_max_count", U64(h->apt_max_count));
         ADD(o, "apt_failures", U64(h->apt_failures));
         ADD(o, "kernel_selftest_changes", U64(h->selftest_changes));
+        ADD(o, "bit_balance", bits_to_json(h));
         return o;
 }
 

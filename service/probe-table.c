@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "macro.h"
+#include "probe-summary.h"
 #include "probe-table.h"
 
 char *format_si(double v, char *buf, size_t len) {
@@ -46,19 +47,6 @@ static void format_cpu_set(const cpu_set_t *set, char *buf, size_t len) {
                             : snprintf(buf + k, len - k, "%s%d-%d", k ? "," : "", c, e);
                 c = e;
         }
-}
-
-static void format_checks(unsigned failed, char *buf, size_t len) {
-        size_t k = 0;
-
-        if (failed == 0) {
-                snprintf(buf, len, "pass");
-                return;
-        }
-        buf[0] = '\0';
-        for (unsigned b = 1; b & _HEALTH_CHECK_ALL; b <<= 1)
-                if ((failed & b) && k < len)
-                        k += snprintf(buf + k, len - k, "%s%s", k ? "," : "", health_check_to_string(b));
 }
 
 static const char *kernel_summary(const KernelInstructionState *k, char *buf, size_t len) {
@@ -129,7 +117,7 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
 
                 for (unsigned j = 0; j < in->n_runs; j++) {
                         const ProbeRun *run = &in->runs[j];
-                        char vps[16], bps[16], ci[48], lo[16], hi[16], lat[32], checks[128];
+                        char vps[16], bps[16], ci[48], lo[16], hi[16], lat[32], checks[384];
 
                         snprintf(ci, sizeof(ci), "%s-%s", format_pct(run->failure_ci_low, lo, sizeof(lo)),
                                  format_pct(run->failure_ci_high, hi, sizeof(hi)));
@@ -137,7 +125,10 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
                                 snprintf(lat, sizeof(lat), "%" PRIu64 "/%" PRIu64, run->latency_median, run->latency_p99);
                         else
                                 snprintf(lat, sizeof(lat), "-");
-                        format_checks(run->health.failed, checks, sizeof(checks));
+                        if (run->health.failed == 0)
+                                snprintf(checks, sizeof(checks), "pass");
+                        else
+                                health_result_format(&run->health, checks, sizeof(checks));
                         fprintf(f, "%-12s %-7s %5u %-10s %3u %10" PRIu64 " %10" PRIu64 " %6.2f%% %17s %6" PRIu64
                                 " %6" PRIu64 " %8s %8s %11s  %s\n",
                                 verdict_to_string(run->verdict), rng_instruction_upper_to_string(i), run->width,

@@ -59,7 +59,7 @@ static void format_instruction(const ProbeReport *r, RngInstruction i, char *buf
                         snprintf(buf, len, "%s broken%s: no value delivered in %s tries", name, kernel,
                                  format_si((double) s.worst->attempts, c, sizeof(c)));
                 else {
-                        health_checks_format(s.worst->health.failed, checks, sizeof(checks));
+                        health_result_format(&s.worst->health, checks, sizeof(checks));
                         snprintf(buf, len, "%s broken%s: output check failed (%s), %s of tries failed",
                                  name, kernel, checks, format_percent(s.failure_rate, a, sizeof(a)));
                 }

@@ -48,6 +48,10 @@ static bool script_draw(void *userdata, uint64_t *ret) {
         case SCRIPT_ZERO_RATE:
                 v = splitmix64_double(&s->rng) < s->rate ? 0 : splitmix64(&s->rng) & mask(s->width);
                 break;
+        case SCRIPT_STUCK_BIT:
+                v = splitmix64(&s->rng) & mask(s->width) & ~(UINT64_C(1) << s->param);
+                v |= (s->param2 & 1) << s->param;
+                break;
         }
         if (ok) {
                 s->values++;

@@ -15,6 +15,7 @@ typedef enum ScriptKind {
         SCRIPT_STUCK,       /* always delivers the value `param` */
         SCRIPT_ONES_AFTER,  /* uniform for `param` values, then all ones */
         SCRIPT_ZERO_RATE,   /* delivers 0 (with CF=1) with probability `rate` */
+        SCRIPT_STUCK_BIT,   /* uniform, but bit `param` always equals `param2` (0 or 1) */
 } ScriptKind;
 
 typedef struct Script {

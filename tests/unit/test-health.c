@@ -223,11 +223,13 @@ static void test_false_alarm_bound(void) {
 
         for (unsigned w = 16; w <= 64; w *= 2) {
                 double b = health_false_alarm_bound(&p, w, l.max_attempts);
-                CHECK(b > 0 && b < 1e-11, "width %u: per-stream bound %g", w, b);
+                /* Bit balance alone is 2 tails x width positions x alpha/2 = width x 2^-40. */
+                CHECK(b > w * exp2(-41) && b < 1e-10, "width %u: per-stream bound %g", w, b);
                 per_run += b;
         }
-        /* 2 instructions x (1 single + `cpus` contention streams) per width. */
-        total = 2 * (1 + cpus) * per_run;
+        /* 2 instructions x (1 single + `cpus` contention streams + the
+         * contention run's merged bit-balance counts) per width. */
+        total = 2 * (1 + cpus + 1) * per_run;
         printf("false-alarm bound per default probe (%u CPUs): %.3g\n", cpus, total);
         CHECK(total < 1e-6, "bound %g >= 1e-6", total);
         /* The bound grows with the number of values (sanity of the function). */
@@ -261,7 +263,94 @@ static void test_false_alarm_simulation(void) {
         CHECK_EQ_U64(alarms, 0);
 }
 
+static HealthResult feed_values(unsigned width, uint64_t (*gen)(uint64_t *seed, size_t i), size_t n) {
+        static uint64_t v[4096];
+        uint64_t seed = 0xb175;
+
+        for (size_t i = 0; i < n; i++)
+                v[i] = gen(&seed, i);
+        return feed_all(width, v, n);
+}
+
+static uint64_t gen_uniform32(uint64_t *seed, size_t i) {
+        return splitmix64(seed) & UINT32_MAX;
+}
+static uint64_t gen_stuck_bit(uint64_t *seed, size_t i) {
+        return (splitmix64(seed) & UINT32_MAX) | (UINT64_C(1) << 17); /* bit 17 stuck at 1 */
+}
+static uint64_t gen_narrow(uint64_t *seed, size_t i) {
+        return splitmix64(seed) & 0xffff; /* a "32-bit" value with 16 bits */
+}
+static uint64_t gen_biased(uint64_t *seed, size_t i) {
+        uint64_t v = splitmix64(seed) & UINT32_MAX;
+
+        /* Bit 3 is 1 with probability 5/8. */
+        if ((splitmix64(seed) & 7) < 2)
+                v |= UINT64_C(1) << 3;
+        return v;
+}
+static uint64_t gen_wide(uint64_t *seed, size_t i) {
+        return splitmix64(seed) & UINT64_C(0x1ffffffff); /* bit 32 set in a 32-bit value */
+}
+
+/* Bit balance: the cutoffs are the two-sided alpha tails of Binomial(n, 1/2),
+ * a stuck, missing, biased or extra bit is caught and named, uniform data is
+ * not flagged. */
+static void test_bit_balance(void) {
+        HealthResult r;
+        uint64_t low, high;
+
+        /* Independent value: for n = 4096, P[Bin >= c] <= 2^-41 first at c = 2048 + 227
+         * (the normal approximation gives z = 7.07, 7.07 * 32 = 226.3; the exact
+         * tail is checked below, not the approximation). */
+        health_bit_cutoffs(4096, -40, &low, &high);
+        CHECK(binomial_upper_tail(4096, 0.5, high) <= exp2(-41), "tail at the cutoff %" PRIu64, high);
+        CHECK(binomial_upper_tail(4096, 0.5, high - 1) > exp2(-41), "tail below the cutoff %" PRIu64, high);
+        CHECK(high > 2048 + 200 && high < 2048 + 260, "cutoff %" PRIu64 " far from 7 sigma", high);
+        CHECK_EQ_U64(low, 4096 - high);
+
+        r = feed_values(32, gen_uniform32, 4096);
+        CHECK(!(r.failed & HEALTH_BIT_BALANCE), "uniform data flagged: bits %#" PRIx64, r.failed_bits);
+        CHECK_EQ_U64(r.failed_bits, 0);
+        CHECK_EQ_U64(r.bit_high_cutoff, high);
+        for (unsigned b = 0; b < 32; b++)
+                CHECK(r.bit_ones[b] > 1700 && r.bit_ones[b] < 2400, "bit %u: %" PRIu64 " ones", b, r.bit_ones[b]);
+
+        r = feed_values(32, gen_stuck_bit, 4096);
+        CHECK(r.failed & HEALTH_BIT_BALANCE, "stuck bit not caught");
+        CHECK_EQ_U64(r.failed_bits, UINT64_C(1) << 17);
+        CHECK_EQ_U64(r.worst_bit, 17);
+        CHECK_EQ_U64(r.bit_ones[17], 4096);
+
+        r = feed_values(32, gen_narrow, 4096);
+        CHECK(r.failed & HEALTH_BIT_BALANCE, "16 bits in a 32-bit value not caught");
+        CHECK_EQ_U64(r.failed_bits, UINT64_C(0xffff0000));
+
+        r = feed_values(32, gen_biased, 4096);
+        CHECK(r.failed & HEALTH_BIT_BALANCE, "bit biased to 5/8 not caught");
+        CHECK_EQ_U64(r.failed_bits, UINT64_C(1) << 3);
+
+        r = feed_values(32, gen_wide, 4096);
+        CHECK(r.failed & HEALTH_BIT_BALANCE, "a bit above the width not caught");
+        CHECK(r.failed_bits & (UINT64_C(1) << 32), "bit 32 not named: %#" PRIx64, r.failed_bits);
+
+        /* Merging adds the counts, keeps each stream's failed bits, and
+         * re-checks the sum against the cutoffs for the summed count. */
+        {
+                HealthResult a = feed_values(32, gen_uniform32, 4096), m = {};
+
+                health_result_merge(&m, &a);
+                health_result_merge(&m, &r);
+                CHECK_EQ_U64(m.samples, 8192);
+                CHECK_EQ_U64(m.bit_ones[5], a.bit_ones[5] + r.bit_ones[5]);
+                CHECK(m.failed_bits & (UINT64_C(1) << 32), "merge lost a failed bit");
+                health_bit_cutoffs(8192, -40, &low, &high);
+                CHECK_EQ_U64(m.bit_high_cutoff, high);
+        }
+}
+
 int main(void) {
+        test_bit_balance();
         test_cutoffs_nist_table();
         test_cutoffs_default();
         test_binomial_tail();

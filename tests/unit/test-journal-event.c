@@ -180,6 +180,15 @@ static void test_output_check(void) {
         CHECK(!event_fields_get(&f, "RNG_VERDICT"), "output check carries RNG_VERDICT");
         event_fields_done(&f);
         CHECK_EQ_INT(event_output_check(&f, RNG_RDRAND, &r.instr[RNG_RDRAND].runs[0], "boot"), -ENODATA);
+
+        /* A stuck bit line: the check and the bit are named. */
+        make_report(SCRIPT_STUCK_BIT, 0, 7, cpuid, &r); /* bit 7 stuck at 0 */
+        run = &r.instr[RNG_RDSEED].runs[0];
+        CHECK_EQ_INT(event_output_check(&f, RNG_RDSEED, run, "boot"), 0);
+        check_field(&f, "RNG_CHECKS", "bit-balance");
+        check_field(&f, "RNG_FAILED_BITS", "7");
+        CHECK(strstr(get(&f, "MESSAGE"), "bit-balance (bit 7)"), "MESSAGE=%s", get(&f, "MESSAGE"));
+        event_fields_done(&f);
 }
 
 static void test_verdict_events(void) {

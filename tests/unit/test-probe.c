@@ -217,6 +217,29 @@ static void test_stuck_and_patterns(void) {
         }
 }
 
+/* One stuck bit line, at every width and in both directions: broken by the
+ * bit-balance check in a default-sized run, naming the bit; no other check
+ * (the values are otherwise uniform) and no other bit. */
+static void test_stuck_bit(void) {
+        ProbeLimits l = PROBE_LIMITS_DEFAULT;
+        Script s;
+        ProbeRun r;
+
+        l.budget_usec = 0;
+        for (unsigned w = 16; w <= 64; w *= 2)
+                for (uint64_t level = 0; level <= 1; level++) {
+                        uint64_t bit = w - 3;
+
+                        script_init(&s, SCRIPT_STUCK_BIT, w, 0, bit, level, 21 + w);
+                        CHECK_EQ_INT(probe_run_single(&s.source, &l, &hp, &vp, &r), 0);
+                        CHECK_EQ_U64(r.delivered, l.max_attempts);
+                        CHECK_EQ_INT(r.health.failed, HEALTH_BIT_BALANCE);
+                        CHECK_EQ_U64(r.health.failed_bits, UINT64_C(1) << bit);
+                        CHECK_EQ_U64(r.health.bit_ones[bit], level ? r.delivered : 0);
+                        CHECK_EQ_INT(r.verdict, VERDICT_BROKEN);
+                }
+}
+
 static void test_limits(void) {
         ProbeLimits l = { .budget_usec = 1, .max_attempts = 0, .min_attempts = 1000 };
         struct timespec a, b;
@@ -466,6 +489,7 @@ static void test_hardware(void) {
 }
 
 int main(void) {
+        test_stuck_bit();
         test_hardware();
         test_histogram_buckets();
         test_wilson();
