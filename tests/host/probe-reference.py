@@ -25,6 +25,10 @@ alike) and their pooled counts are compared:
     deviates from uniform (a broken CPU), only the agreement is asserted;
   * the reference's own per-bit ones counts are balanced (two-sided,
     alpha = 1e-9): its wide forms really deliver wide values;
+  * where the probe's JSON has per-bit ones (health.bit_balance.ones): each
+    position balanced where the reference's is, and agreeing with the
+    reference's (two-proportion, |z| <= 6): this catches a 64-bit probe that
+    runs a 32-bit form, which the zero and repeat counts cannot see;
   * when the reference's counts are consistent with a uniform source, the
     probe's output checks pass.
 
@@ -104,9 +108,45 @@ def lower_tail(n, p, k):
     return min(total, 1.0)
 
 
+# P[Z > Z_ALPHA] = ALPHA for a standard normal Z.
+Z_ALPHA = 5.9978
+
+
 def binom_ok(n, p, k):
-    """k is within both tails of Binomial(n, p) at ALPHA each."""
+    """k is within both tails of Binomial(n, p) at ALPHA each (exact sums;
+    the normal approximation once n p (1 - p) > 1000, e.g. the bit counts)."""
+    var = n * p * (1 - p)
+    if var > 1000:
+        return abs(k - n * p) <= Z_ALPHA * math.sqrt(var) + 0.5
     return upper_tail(n, p, k) >= ALPHA and lower_tail(n, p, k) >= ALPHA
+
+
+def two_proportions_ok(k1, n1, k2, n2):
+    """k1/n1 and k2/n2 agree: |z| of the pooled two-proportion test <= Z_ALPHA
+    (two-sided ~2 ALPHA)."""
+    if n1 == 0 or n2 == 0:
+        return True
+    pool = (k1 + k2) / (n1 + n2)
+    var = pool * (1 - pool) * (1 / n1 + 1 / n2)
+    if var == 0:
+        return k1 / n1 == k2 / n2
+    return abs(k1 / n1 - k2 / n2) <= Z_ALPHA * math.sqrt(var)
+
+
+def positions(bits):
+    """[1, 2, 3, 7] -> "1-3,7"."""
+    out, i = [], 0
+    while i < len(bits):
+        j = i
+        while j + 1 < len(bits) and bits[j + 1] == bits[j] + 1:
+            j += 1
+        out.append(str(bits[i]) if i == j else f"{bits[i]}-{bits[j]}")
+        i = j + 1
+    return ",".join(out)
+
+
+def some(values, n=4):
+    return "[" + ", ".join(str(v) for v in values[:n]) + (", ..." if len(values) > n else "") + "]"
 
 
 def usable_cpus():
@@ -213,8 +253,27 @@ def compare(insn, width, mode, threads, count, probe, ref):
     bad_bits = [b for b, ones in enumerate(ref.bit_ones) if not binom_ok(ref.delivered, 0.5, ones)]
     if bad_bits:
         ref_uniform = False
-        print(f"NOTE: {what}: the reference's bit positions {bad_bits} are unbalanced")
+        print(f"NOTE: {what}: the reference's bit positions {positions(bad_bits)} are unbalanced")
     check(len(ref.bit_ones) == width, f"{what}: reference reports {len(ref.bit_ones)} bit positions")
+
+    # The probe's per-bit ones (health.bit_balance.ones, where the probe has
+    # it): balanced where the reference is, and agreeing with the reference's
+    # bit by bit. This is what catches a 64-bit probe that runs 32-bit forms.
+    if probe.bit_ones is not None:
+        if check(len(probe.bit_ones) == width, f"{what}: probe reports {len(probe.bit_ones)} bit positions"):
+            unbalanced = [b for b, ones in enumerate(probe.bit_ones)
+                          if b not in bad_bits and not binom_ok(probe.delivered, 0.5, ones)]
+            check(not unbalanced, f"{what}: probe bit positions {positions(unbalanced)} unbalanced "
+                  f"(ones {some([probe.bit_ones[b] for b in unbalanced])} of {probe.delivered}) where the reference's are not")
+            differ = [b for b in range(width)
+                      if not two_proportions_ok(probe.bit_ones[b], probe.delivered, ref.bit_ones[b], ref.delivered)]
+            check(not differ, f"{what}: bit positions {positions(differ)} disagree: ones probe "
+                  f"{some([probe.bit_ones[b] for b in differ])} of {probe.delivered}, reference "
+                  f"{some([ref.bit_ones[b] for b in differ])} of {ref.delivered}")
+        worst = max(range(width), key=lambda b: abs(probe.bit_ones[b] - probe.delivered / 2)) if width == len(probe.bit_ones) else 0
+        rows.append(f"bits: probe's worst bit {worst} {probe.bit_ones[worst]}/{probe.delivered}")
+    else:
+        rows.append("bits: the probe reports no per-bit counts")
 
     # A clean reference: the probe's output checks must pass too.
     if ref_uniform:
@@ -286,8 +345,9 @@ def main():
                         check(doc["cpus"]["used"] == cpus[:threads], f"probe CPUs {doc['cpus']['used']}")
                     h = x["health"]
                     probe = tallies[mode][0]
+                    bits = h.get("bit_balance", {}).get("ones") if isinstance(h.get("bit_balance"), dict) else None
                     probe.add(x["attempts"], x["failures"], x["delivered"], h["zeros"], h["all_ones"],
-                              h["repeats"], t, x["longest_failure_streak"])
+                              h["repeats"], t, x["longest_failure_streak"], bits)
                     probe.failed_checks |= set(h["failed_checks"])
             for mode in ("single", "contention"):
                 if mode == "contention" and not contention:
