@@ -474,6 +474,11 @@ int main(int argc, char **argv) {
                                 snprintf(what, sizeof(what), "%u-bit --count %llu: broken", budgets[k].width,
                                          (unsigned long long) count);
                                 print_power(what, t.verdict[VERDICT_BROKEN], t.probes);
+                                /* The zero-rate check alone, exactly: zeros ~ Bin(n, 1/256 + 255/256 2^-w). */
+                                double pu = ldexp(1.0, -(int) budgets[k].width), p0 = 1.0 / 256 + 255.0 / 256 * pu;
+                                uint64_t cut = binomial_critical(count, pu, q.health.log2_alpha);
+                                printf("      analytic, zero-rate check alone: cutoff %llu zeros, miss %.3g\n",
+                                       (unsigned long long) cut, cut > 0 ? binom_cdf(count, p0, cut - 1) : 0.0);
                         }
         }
         return 0;
