@@ -108,7 +108,7 @@ int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, c
                "%" PRIu64 " of %" PRIu64 " failed (%s), longest streak %" PRIu64,
             name, verdict_to_string(s.verdict), s.failures, s.attempts,
             format_percent(s.failure_rate, rate, sizeof(rate)), s.runs, s.retry_exhausted,
-            r->verdict_params.kernel_retries, s.worst->width, probe_mode_to_string(s.worst->mode),
+            in->kernel_retries, s.worst->width, probe_mode_to_string(s.worst->mode),
             s.worst->threads, s.worst->threads == 1 ? "" : "s", s.worst->failures, s.worst->attempts,
             format_percent(s.worst->failure_rate, worst_rate, sizeof(worst_rate)),
             s.worst->longest_failure_streak);
@@ -120,13 +120,14 @@ int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, c
         EVENT_ADD(f, "RNG_FAILURES=%" PRIu64, s.worst->failures);
         EVENT_ADD(f, "RNG_FAILURE_RATE=%.4f", s.worst->failure_rate);
         EVENT_ADD(f, "RNG_MAX_FAIL_STREAK=%" PRIu64, s.worst->longest_failure_streak);
-        EVENT_ADD(f, "RNG_RETRY_EXHAUSTED=%" PRIu64, probe_run_retry_exhausted(s.worst, &r->verdict_params));
+        EVENT_ADD(f, "RNG_RETRY_EXHAUSTED=%" PRIu64, probe_run_retry_exhausted(s.worst));
         EVENT_ADD(f, "RNG_RUNS=%u", s.runs);
         EVENT_ADD(f, "RNG_TOTAL_ATTEMPTS=%" PRIu64, s.attempts);
         EVENT_ADD(f, "RNG_TOTAL_FAILURES=%" PRIu64, s.failures);
         EVENT_ADD(f, "RNG_TOTAL_FAILURE_RATE=%.4f", s.failure_rate);
         EVENT_ADD(f, "RNG_TOTAL_RETRY_EXHAUSTED=%" PRIu64, s.retry_exhausted);
-        EVENT_ADD(f, "RNG_KERNEL_RETRIES=%" PRIu64, r->verdict_params.kernel_retries);
+        EVENT_ADD(f, "RNG_KERNEL_RETRIES=%" PRIu64, in->kernel_retries);
+        EVENT_ADD(f, "RNG_KERNEL_RETRIES_SOURCE=%s", kernel_retries_source_to_string(in->kernel_retries_source));
         EVENT_ADD(f, "RNG_PROBE_USEC=%" PRIu64, r->wall_nsec / 1000);
         EVENT_ADD(f, "RNG_KERNEL_STATE=%s", kernel_state_kind_to_string(in->kernel.state));
         EVENT_ADD(f, "RNG_TRIGGER=%s", trigger);

@@ -14,7 +14,9 @@
 
 #include "rng-cpu.h"
 
-#define KERNEL_COUNTERS_DIR "/sys/devices/system/cpu/rng"
+#include "kernel-state.h"
+
+#define KERNEL_COUNTERS_DIR KERNEL_RNG_SYSFS_DIR
 
 typedef struct KernelCounters {
         uint64_t retried[_RNG_INSTRUCTION_MAX];

@@ -233,6 +233,47 @@ KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RN
         }
 }
 
+static const char *const retries_source_names[_KERNEL_RETRIES_SOURCE_MAX] = {
+        [KERNEL_RETRIES_STOCK] = "stock",
+        [KERNEL_RETRIES_SERIES] = "series",
+        [KERNEL_RETRIES_ASSUMED] = "assumed",
+        [KERNEL_RETRIES_OVERRIDE] = "override",
+};
+
+DEFINE_STRING_TABLE_TO_STRING(kernel_retries_source, KernelRetriesSource, retries_source_names)
+
+uint64_t kernel_retries_for(const KernelState *kernel, RngInstruction i, uint64_t override,
+                            KernelRetriesSource *ret_source, const char **ret_why) {
+        KernelRetriesSource src;
+        const char *why;
+        uint64_t n;
+
+        if (override > 0) {
+                src = KERNEL_RETRIES_OVERRIDE;
+                why = "set by KernelRetries= or --kernel-retries";
+                n = override;
+        } else if (i == RNG_RDRAND) {
+                src = kernel ? (kernel->retry_series ? KERNEL_RETRIES_SERIES : KERNEL_RETRIES_STOCK)
+                             : KERNEL_RETRIES_ASSUMED;
+                why = "every kernel retries RDRAND 10 times (RDRAND_RETRY_LOOPS)";
+                n = KERNEL_RDRAND_TRIES;
+        } else if (kernel && kernel->retry_series) {
+                src = KERNEL_RETRIES_SERIES;
+                why = "this kernel retries RDSEED 10 times (" KERNEL_RNG_SYSFS_DIR " of the retry series exists)";
+                n = KERNEL_RDSEED_TRIES_SERIES;
+        } else {
+                src = kernel ? KERNEL_RETRIES_STOCK : KERNEL_RETRIES_ASSUMED;
+                why = kernel ? "a stock kernel tries RDSEED once (no " KERNEL_RNG_SYSFS_DIR ")"
+                             : "kernel not read: a stock kernel, which tries RDSEED once, is assumed";
+                n = KERNEL_RDSEED_TRIES_STOCK;
+        }
+        if (ret_source)
+                *ret_source = src;
+        if (ret_why)
+                *ret_why = why;
+        return n;
+}
+
 int kernel_state_read(const bool cpuid[_RNG_INSTRUCTION_MAX], KernelState *ret) {
         _cleanup_free_ char *cpuinfo = NULL, *cmdline = NULL;
         const KernelReason *reasons[_RNG_INSTRUCTION_MAX] = {};
@@ -260,5 +301,6 @@ int kernel_state_read(const bool cpuid[_RNG_INSTRUCTION_MAX], KernelState *ret) 
         if (disabled)
                 log = kernel_log_scan("/dev/kmsg", reasons);
         kernel_state_build(ret, cpuid, cpuinfo_ok, flags, nordrand, log, reasons);
+        ret->retry_series = access(KERNEL_RNG_SYSFS_DIR "/rdseed", F_OK) == 0;
         return 0;
 }

@@ -35,10 +35,38 @@ typedef enum KernelLogState {
 
 const char *kernel_log_state_to_string(KernelLogState s); /* "not-needed", "read", "unreadable" */
 
+/* The rng-health kernel series' sysfs directory (counters, patch 0005). A
+ * kernel that has it retries RDSEED like RDRAND. */
+#define KERNEL_RNG_SYSFS_DIR "/sys/devices/system/cpu/rng"
+
+/* Tries per call of the running kernel's loop (arch/x86/include/asm/archrandom.h):
+ * RDRAND_RETRY_LOOPS = 10 for RDRAND in every kernel; RDSEED once in a
+ * stock kernel, RDRAND_RETRY_LOOPS with the series. */
+#define KERNEL_RDRAND_TRIES 10
+#define KERNEL_RDSEED_TRIES_STOCK 1
+#define KERNEL_RDSEED_TRIES_SERIES 10
+
+typedef enum KernelRetriesSource {
+        KERNEL_RETRIES_STOCK,    /* no series sysfs directory: a stock kernel's loops */
+        KERNEL_RETRIES_SERIES,   /* the series' sysfs directory is there */
+        KERNEL_RETRIES_ASSUMED,  /* the kernel was not read: a stock kernel's loops assumed */
+        KERNEL_RETRIES_OVERRIDE, /* KernelRetries= / --kernel-retries */
+        _KERNEL_RETRIES_SOURCE_MAX,
+} KernelRetriesSource;
+
+const char *kernel_retries_source_to_string(KernelRetriesSource s); /* "stock", "series", ... */
+
 typedef struct KernelState {
         KernelInstructionState instr[_RNG_INSTRUCTION_MAX];
         KernelLogState log;
+        bool retry_series; /* KERNEL_RNG_SYSFS_DIR exists */
 } KernelState;
+
+/* Tries per call of the kernel's loop for instruction i: the override if
+ * nonzero, else from the kernel (NULL: not read, a stock kernel assumed).
+ * *ret_source says which, *ret_why says why in a sentence. */
+uint64_t kernel_retries_for(const KernelState *kernel, RngInstruction i, uint64_t override,
+                            KernelRetriesSource *ret_source, const char **ret_why);
 
 /* One entry of the reason table. */
 typedef struct KernelReason {

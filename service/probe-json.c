@@ -120,6 +120,7 @@ static struct json_object *run_to_json(const ProbeRun *r) {
         ADD(o, "failure_rate_ci95", ci);
         ADD(o, "longest_failure_streak", U64(r->longest_failure_streak));
         ADD(o, "trailing_failures", U64(r->trailing_failures));
+        ADD(o, "kernel_retries", U64(r->kernel_retries));
         ADD(o, "values_over_kernel_retries", U64(r->values_over_retries));
         ADD(o, "kernel_loop_failures", U64(r->kernel_loop_failures));
         ADD(o, "tries_histogram", hist);
@@ -155,7 +156,7 @@ int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
         ADD(health, "apt_window", U64(r->health.apt_window));
         ADD(params, "health", health);
         verdict = json_object_new_object();
-        ADD(verdict, "kernel_retries", U64(r->verdict_params.kernel_retries));
+        ADD(verdict, "kernel_retries", r->verdict_params.kernel_retries ? U64(r->verdict_params.kernel_retries) : NULL);
         ADD(verdict, "degraded_min_failures", U64(r->verdict_params.degraded_min_failures));
         ADD(verdict, "exhausted_min_loop_failures", U64(r->verdict_params.exhausted_min_loop_failures));
         ADD(params, "verdict", verdict);
@@ -198,6 +199,9 @@ int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
                 ADD(k, "state", STR(kernel_state_kind_to_string(in->kernel.state)));
                 ADD(k, "reason_id", STR(in->kernel.reason_id));
                 ADD(k, "reason", STR(in->kernel.reason));
+                ADD(k, "retries", U64(in->kernel_retries));
+                ADD(k, "retries_source", STR(kernel_retries_source_to_string(in->kernel_retries_source)));
+                ADD(k, "retries_why", STR(in->kernel_retries_why));
                 ADD(e, "kernel", k);
                 for (unsigned j = 0; j < in->n_runs; j++) {
                         struct json_object *rj = run_to_json(&in->runs[j]);

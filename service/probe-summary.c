@@ -5,8 +5,8 @@
 
 #include "probe-summary.h"
 
-uint64_t probe_run_retry_exhausted(const ProbeRun *run, const VerdictParams *vp) {
-        return run->values_over_retries + (run->trailing_failures >= vp->kernel_retries);
+uint64_t probe_run_retry_exhausted(const ProbeRun *run) {
+        return run->values_over_retries + (run->trailing_failures >= run->kernel_retries);
 }
 
 /* Worse verdict first; then the higher failure rate; then more threads. */
@@ -31,7 +31,7 @@ void probe_summarize(const ProbeReport *r, RngInstruction i, ProbeSummary *ret) 
 
                 ret->attempts += run->attempts;
                 ret->failures += run->failures;
-                ret->retry_exhausted += probe_run_retry_exhausted(run, &r->verdict_params);
+                ret->retry_exhausted += probe_run_retry_exhausted(run);
                 ret->max_fail_streak = MAX(ret->max_fail_streak, run->longest_failure_streak);
                 if (!ret->worst || run_is_worse(run, ret->worst))
                         ret->worst = run;

@@ -25,7 +25,7 @@ typedef struct ProbeSummary {
 
 /* Values that needed more tries than the kernel's loop makes, counting a
  * trailing streak of failures that already reached that length. */
-uint64_t probe_run_retry_exhausted(const ProbeRun *run, const VerdictParams *vp);
+uint64_t probe_run_retry_exhausted(const ProbeRun *run);
 
 void probe_summarize(const ProbeReport *r, RngInstruction i, ProbeSummary *ret);
 

@@ -95,14 +95,14 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
         }
         if (any_skipped)
                 fputc('\n', f);
-        fprintf(f, "%-12s %-7s %-6s %s\n", "VERDICT", "INSTR", "CPUID", "KERNEL");
+        fprintf(f, "%-12s %-7s %-6s %-6s %s\n", "VERDICT", "INSTR", "CPUID", "KTRIES", "KERNEL");
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
                 const ProbeInstruction *in = &r->instr[i];
 
                 if (!in->selected)
                         continue;
-                fprintf(f, "%-12s %-7s %-6s %s\n", verdict_to_string(in->verdict),
-                        rng_instruction_upper_to_string(i), in->cpuid ? "yes" : "no",
+                fprintf(f, "%-12s %-7s %-6s %-6" PRIu64 " %s\n", verdict_to_string(in->verdict),
+                        rng_instruction_upper_to_string(i), in->cpuid ? "yes" : "no", in->kernel_retries,
                         kernel_summary(&in->kernel, kbuf, sizeof(kbuf)));
         }
 
@@ -111,7 +111,7 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
 
         fprintf(f, "\n%-12s %-7s %5s %-10s %3s %10s %10s %7s %17s %6s %6s %8s %8s %11s  %s\n",
                 "VERDICT", "INSTR", "WIDTH", "MODE", "THR", "TRIES", "FAILED", "FAIL%", "95% CI (FAIL%)",
-                "STREAK", ">10TRY", "VALUES/s", "BYTES/s", "CYC p50/p99", "CHECKS");
+                "STREAK", ">KTRY", "VALUES/s", "BYTES/s", "CYC p50/p99", "CHECKS");
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
                 const ProbeInstruction *in = &r->instr[i];
 
@@ -134,12 +134,18 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
                                 verdict_to_string(run->verdict), rng_instruction_upper_to_string(i), run->width,
                                 probe_mode_to_string(run->mode), run->threads, run->attempts, run->failures,
                                 run->failure_rate * 100, ci, run->longest_failure_streak,
-                                run->values_over_retries + (run->trailing_failures >= r->verdict_params.kernel_retries),
+                                probe_run_retry_exhausted(run),
                                 format_si(run->values_per_sec, vps, sizeof(vps)),
                                 format_si(run->bytes_per_sec, bps, sizeof(bps)), lat, checks);
                 }
         }
-        fprintf(f, "\nSTREAK: longest run of failed tries. >10TRY: values that needed more than %" PRIu64
-                " tries (the kernel's retry loop would have failed).\n",
-                r->verdict_params.kernel_retries);
+        fprintf(f, "\nSTREAK: longest run of failed tries. >KTRY: values that needed more tries than the\n"
+                "running kernel's loop makes (KTRIES: that loop would have failed: exhausted).\n");
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                const ProbeInstruction *in = &r->instr[i];
+
+                if (in->n_runs > 0)
+                        fprintf(f, "KTRIES %s = %" PRIu64 ": %s.\n", rng_instruction_upper_to_string(i),
+                                in->kernel_retries, in->kernel_retries_why);
+        }
 }

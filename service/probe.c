@@ -282,6 +282,13 @@ static int cmp_u32(const void *a, const void *b) {
 }
 
 /* Merge the streams into a run. */
+/* The tries per kernel loop a run is judged by: vp's, or (0) a stock
+ * kernel's for the source's instruction. probe_run_all() passes the running
+ * kernel's. */
+static uint64_t run_retries(const RngSource *src, const VerdictParams *vp) {
+        return kernel_retries_for(NULL, src->instruction, vp->kernel_retries, NULL, NULL);
+}
+
 static int run_from_streams(const RngSource *src, ProbeMode mode, Stream *streams, unsigned n,
                             uint64_t wall_nsec, const VerdictParams *vp, ProbeRun *ret) {
         _cleanup_free_ uint32_t *lat = NULL;
@@ -293,6 +300,7 @@ static int run_from_streams(const RngSource *src, ProbeMode mode, Stream *stream
                 .mode = mode,
                 .threads = n,
                 .wall_nsec = wall_nsec,
+                .kernel_retries = run_retries(src, vp),
         };
 
         for (unsigned i = 0; i < n; i++)
@@ -349,7 +357,7 @@ int probe_run_single(const RngSource *src, const ProbeLimits *limits, const Heal
         if (!src || !limits || !health || !vp || !ret)
                 return -EINVAL;
         t0 = now_nsec();
-        r = stream_run(src, limits, health, vp->kernel_retries, &st);
+        r = stream_run(src, limits, health, run_retries(src, vp), &st);
         t1 = now_nsec();
         if (r >= 0)
                 r = run_from_streams(src, PROBE_SINGLE, &st, 1, t1 - t0, vp, ret);
@@ -500,7 +508,7 @@ static int pool_run(Pool *p, const RngSource *const *srcs, const ProbeLimits *li
         p->srcs = srcs;
         p->limits = limits;
         p->health = health;
-        p->retries = vp->kernel_retries;
+        p->retries = run_retries(srcs[0], vp);
 
         t0 = now_nsec();
         pthread_barrier_wait(&p->start);
@@ -641,6 +649,8 @@ int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *
                 in->kernel = kernel ? kernel->instr[i]
                                     : (KernelInstructionState) { KERNEL_STATE_UNKNOWN, "not-read", "unknown (not read)" };
                 in->verdict = VERDICT_UNSUPPORTED;
+                in->kernel_retries = kernel_retries_for(kernel, i, p->verdict.kernel_retries,
+                                                        &in->kernel_retries_source, &in->kernel_retries_why);
                 if (in->selected && in->cpuid)
                         total += __builtin_popcount(p->widths) * (ret->cpus.contention ? 2 : 1);
         }
@@ -659,9 +669,11 @@ int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *
 
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
                 ProbeInstruction *in = &ret->instr[i];
+                VerdictParams vp = p->verdict;
 
                 if (!in->selected || !in->cpuid)
                         continue;
+                vp.kernel_retries = in->kernel_retries;
 
                 for (int w = 0; w < RNG_N_WIDTHS; w++) {
                         unsigned width = rng_widths[w];
@@ -681,7 +693,7 @@ int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *
                                 p->progress(&announce, index, total, p->progress_userdata);
                         }
                         index++;
-                        r = probe_run_single(src, &p->limits, &p->health, &p->verdict, run);
+                        r = probe_run_single(src, &p->limits, &p->health, &vp, run);
                         if (r < 0)
                                 return r;
                         in->n_runs++;
@@ -706,7 +718,7 @@ int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *
                                 p->progress(&announce, index, total, p->progress_userdata);
                         }
                         index++;
-                        r = pool_run(pool, srcs, &p->limits, &p->health, &p->verdict, run);
+                        r = pool_run(pool, srcs, &p->limits, &p->health, &vp, run);
                         if (r < 0)
                                 return r;
                         for (unsigned t = 0; t < n_cpus; t++)

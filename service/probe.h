@@ -60,6 +60,7 @@ typedef struct ProbeRun {
         uint64_t attempts, failures, delivered;  /* attempts = failures + delivered */
         uint64_t longest_failure_streak;
         uint64_t trailing_failures;              /* failed tries after the last value */
+        uint64_t kernel_retries;                 /* tries per call of the kernel's loop */
         uint64_t values_over_retries;            /* values that needed > kernel_retries tries */
         uint64_t kernel_loop_failures;           /* calls of the kernel loop that would fail */
         uint64_t hist[PROBE_HIST_BUCKETS];       /* tries per delivered value */
@@ -104,6 +105,12 @@ typedef struct ProbeInstruction {
         bool cpuid;
         KernelInstructionState kernel;
         Verdict verdict;
+        /* The tries per call of the kernel's loop its runs were judged by:
+         * the running kernel's (stock: RDSEED 1, RDRAND 10; the retry
+         * series: 10 each), or the override. */
+        uint64_t kernel_retries;
+        KernelRetriesSource kernel_retries_source;
+        const char *kernel_retries_why;
         unsigned n_runs;
         ProbeRun runs[2 * RNG_N_WIDTHS];
 } ProbeInstruction;

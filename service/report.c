@@ -98,6 +98,7 @@ int report_add_entry(Report *r, sd_id128_t boot_id, uint64_t realtime_usec, cons
                 in->failures = field_u64(f, "RNG_TOTAL_FAILURES");
                 in->retry_exhausted = field_u64(f, "RNG_TOTAL_RETRY_EXHAUSTED");
                 in->max_fail_streak = field_u64(f, "RNG_MAX_FAIL_STREAK");
+                in->kernel_retries = field_u64(f, "RNG_KERNEL_RETRIES");
                 in->failure_rate = in->attempts ? (double) in->failures / (double) in->attempts : 0;
                 /* One result per instruction and probe. */
                 in->results++;
@@ -295,11 +296,12 @@ void report_print(const Report *r, sd_id128_t current_boot, FILE *f) {
                                 continue;
                         fprintf(f, "  %-22s ", rng_instruction_upper_to_string(k));
                         if (in->verdict[0])
-                                fprintf(f, "%s (worst %s): %s of %s tries failed (%s), %s values needed >10 tries, longest streak %" PRIu64,
+                                fprintf(f, "%s (worst %s): %s of %s tries failed (%s), %s values needed >%" PRIu64 " tries, longest streak %" PRIu64,
                                         in->verdict, in->worst_verdict, format_si((double) in->failures, fl, sizeof(fl)),
                                         format_si((double) in->attempts, a, sizeof(a)),
                                         format_percent(in->failure_rate, pct, sizeof(pct)),
-                                        format_si((double) in->retry_exhausted, x, sizeof(x)), in->max_fail_streak);
+                                        format_si((double) in->retry_exhausted, x, sizeof(x)), in->kernel_retries,
+                                        in->max_fail_streak);
                         else
                                 fprintf(f, "not probed");
                         if (in->unavailable[0])
@@ -379,6 +381,7 @@ static int boot_to_json(const ReportBoot *b, sd_id128_t current, struct json_obj
                 JSON_ADD(i, "failures", json_object_new_uint64(in->failures));
                 JSON_ADD(i, "failure_rate", json_object_new_double(in->failure_rate));
                 JSON_ADD(i, "retry_exhausted", json_object_new_uint64(in->retry_exhausted));
+                JSON_ADD(i, "kernel_retries", json_object_new_uint64(in->kernel_retries));
                 JSON_ADD(i, "max_fail_streak", json_object_new_uint64(in->max_fail_streak));
                 JSON_ADD(i, "unavailable", str_or_null(in->unavailable));
         }

@@ -22,6 +22,7 @@ typedef struct ReportInstruction {
         char verdict[16];        /* of the last probe */
         char worst_verdict[16];  /* worst over the boot */
         uint64_t attempts, failures, retry_exhausted, max_fail_streak; /* last probe, all runs */
+        uint64_t kernel_retries; /* the kernel loop's tries the last probe was judged by */
         double failure_rate;
         char unavailable[16];    /* "cpuid", "kernel" or "" */
 } ReportInstruction;

@@ -47,12 +47,12 @@ static void format_instruction(const ProbeReport *r, RngInstruction i, char *buf
         case VERDICT_DEGRADED:
                 snprintf(buf, len, "%s degraded%s: %s of tries failed, every value within %" PRIu64 " tries",
                          name, kernel, format_percent(s.failure_rate, a, sizeof(a)),
-                         r->verdict_params.kernel_retries);
+                         in->kernel_retries);
                 break;
         case VERDICT_EXHAUSTED:
                 snprintf(buf, len, "%s exhausted%s: %s of tries failed, %s values needed >%" PRIu64 " tries",
                          name, kernel, format_percent(s.failure_rate, a, sizeof(a)),
-                         format_si((double) s.retry_exhausted, b, sizeof(b)), r->verdict_params.kernel_retries);
+                         format_si((double) s.retry_exhausted, b, sizeof(b)), in->kernel_retries);
                 break;
         case VERDICT_BROKEN:
                 if (s.worst->delivered == 0)

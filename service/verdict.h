@@ -15,13 +15,14 @@ typedef enum Verdict {
 } Verdict;
 
 typedef struct VerdictParams {
-        uint64_t kernel_retries;        /* tries per call of the kernel's loop: 10 */
+        uint64_t kernel_retries;        /* tries per call of the kernel's loop; 0: the running
+                                         * kernel's, per instruction (kernel_retries_for()) */
         uint64_t degraded_min_failures; /* failed tries needed for "degraded": 1 */
         uint64_t exhausted_min_loop_failures; /* failed kernel-loop calls for "exhausted": 1 */
 } VerdictParams;
 
 #define VERDICT_PARAMS_DEFAULT \
-        ((VerdictParams) { .kernel_retries = 10, .degraded_min_failures = 1, .exhausted_min_loop_failures = 1 })
+        ((VerdictParams) { .kernel_retries = 0, .degraded_min_failures = 1, .exhausted_min_loop_failures = 1 })
 
 /* Exit codes of `rng-health probe` (documented in --help). */
 enum {

@@ -6,6 +6,7 @@ up, verdicts must follow from the counts, the kernel state must match
 /proc/cpuinfo, and nothing CPUID lacks may have been executed."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -83,6 +84,16 @@ def check_report(rc, doc, args):
             continue
         check(ins["executed"] and ins["runs"], f"{name}: CPUID has it but it was not probed")
 
+        # The kernel loop's tries, checked against the kernel itself: the
+        # retry series (its sysfs directory) retries RDSEED 10 times, a stock
+        # kernel tries it once; every kernel retries RDRAND 10 times.
+        series = os.path.isdir("/sys/devices/system/cpu/rng/rdseed")
+        want = 10 if name == "rdrand" or series else 1
+        if params["verdict"]["kernel_retries"] is None:
+            check(ins["kernel"]["retries"] == want,
+                  f"{name}: kernel retries {ins['kernel']['retries']}, the running kernel makes {want}")
+            check(ins["kernel"]["retries_source"] == ("series" if series else "stock"),
+                  f"{name}: retries source {ins['kernel']['retries_source']}")
         iv = "unsupported"
         for r in ins["runs"]:
             what = f"{name} {r['width']}-bit {r['mode']}"
@@ -91,7 +102,8 @@ def check_report(rc, doc, args):
             check(r["health"]["samples"] == r["delivered"], f"{what}: health samples")
             check(r["longest_failure_streak"] <= r["failures"], f"{what}: streak > failures")
             check(r["trailing_failures"] <= r["longest_failure_streak"], f"{what}: trailing > longest")
-            over = sum(b["values"] for b in r["tries_histogram"] if b["min_tries"] > params["verdict"]["kernel_retries"])
+            check(r["kernel_retries"] == ins["kernel"]["retries"], f"{what}: judged by another loop length")
+            over = sum(b["values"] for b in r["tries_histogram"] if b["min_tries"] > r["kernel_retries"])
             check(over == r["values_over_kernel_retries"], f"{what}: values over retries {over}")
             check(0 <= r["failure_rate"] <= 1, f"{what}: failure rate")
             lo, hi = r["failure_rate_ci95"]

@@ -63,7 +63,7 @@ static void test_defaults(void) {
         CHECK_EQ_INT(c.probe.widths, p.widths);
         CHECK_EQ_INT(c.probe.threads, 0);
         CHECK_EQ_U64(c.probe.limits.budget_usec, 2000);
-        CHECK_EQ_U64(c.probe.verdict.kernel_retries, 10);
+        CHECK_EQ_U64(c.probe.verdict.kernel_retries, 0); /* the running kernel's */
         CHECK_EQ_U64(c.reprobe_usec, 6ull * 3600 * 1000000);
         CHECK_EQ_INT(c.confidential_vm, CVM_SETTING_AUTO);
         CHECK_EQ_INT(config_fail_on(&c, false), 0);

@@ -14,7 +14,9 @@
 #include "test-util.h"
 
 static const HealthParams hp = HEALTH_PARAMS_DEFAULT;
-static const VerdictParams vp = VERDICT_PARAMS_DEFAULT;
+/* The loop arithmetic below is for the kernel's 10-try loop (set, not the
+ * default 0 = the running kernel's: test_kernel_relative covers that). */
+static const VerdictParams vp = { .kernel_retries = 10, .degraded_min_failures = 1, .exhausted_min_loop_failures = 1 };
 
 /* Deterministic limits: no time budget, a fixed number of tries. */
 static ProbeLimits count_limits(uint64_t n) {
@@ -488,7 +490,68 @@ static void test_hardware(void) {
         CHECK(rng_source_hardware(_RNG_INSTRUCTION_MAX, 64) == NULL, "bad instruction");
 }
 
+/* Hook: every instruction and width draws from one bursts script per call. */
+static const RngSource *bursts_source(RngInstruction i, unsigned width, unsigned thread, void *u) {
+        static Script s[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS];
+        int w = rng_width_index(width);
+
+        /* 3 failed tries before every value: 4 tries per value. */
+        script_init(&s[i][w], SCRIPT_BURSTS, width, 0, 3, 1, 31);
+        return &s[i][w].source;
+}
+
+/* "exhausted" means the running kernel's loop would have failed: 4 tries
+ * per value exhaust a stock kernel's single RDSEED try but not the retry
+ * series' 10, and never RDRAND's 10; KernelRetries= overrides both. */
+static void test_kernel_relative(void) {
+        const bool cpuid[2] = { true, true };
+        KernelState stock = {}, series = { .retry_series = true };
+        ProbeParams p;
+        ProbeReport r;
+
+        probe_params_default(&p);
+        CHECK_EQ_U64(p.verdict.kernel_retries, 0);
+        p.threads = 1;
+        p.widths = 1u << 1; /* 32 */
+        p.limits = count_limits(400);
+        p.source = bursts_source;
+        p.cpuid = cpuid;
+
+        CHECK_EQ_INT(probe_run_all(&p, &stock, &r), 0);
+        CHECK_EQ_U64(r.instr[RNG_RDSEED].kernel_retries, 1);
+        CHECK_EQ_INT(r.instr[RNG_RDSEED].kernel_retries_source, KERNEL_RETRIES_STOCK);
+        CHECK(strstr(r.instr[RNG_RDSEED].kernel_retries_why, "once"), "why: %s", r.instr[RNG_RDSEED].kernel_retries_why);
+        CHECK_EQ_U64(r.instr[RNG_RDSEED].runs[0].kernel_retries, 1);
+        CHECK_EQ_U64(r.instr[RNG_RDSEED].runs[0].kernel_loop_failures, 300);
+        CHECK_EQ_INT(r.instr[RNG_RDSEED].verdict, VERDICT_EXHAUSTED);
+        CHECK_EQ_U64(r.instr[RNG_RDRAND].kernel_retries, 10);
+        CHECK_EQ_INT(r.instr[RNG_RDRAND].verdict, VERDICT_DEGRADED);
+
+        CHECK_EQ_INT(probe_run_all(&p, &series, &r), 0);
+        CHECK_EQ_U64(r.instr[RNG_RDSEED].kernel_retries, 10);
+        CHECK_EQ_INT(r.instr[RNG_RDSEED].kernel_retries_source, KERNEL_RETRIES_SERIES);
+        CHECK_EQ_U64(r.instr[RNG_RDSEED].runs[0].kernel_loop_failures, 0);
+        CHECK_EQ_INT(r.instr[RNG_RDSEED].verdict, VERDICT_DEGRADED);
+        CHECK_EQ_INT(r.instr[RNG_RDRAND].verdict, VERDICT_DEGRADED);
+
+        /* Not read: a stock kernel is assumed, and said so. */
+        CHECK_EQ_INT(probe_run_all(&p, NULL, &r), 0);
+        CHECK_EQ_INT(r.instr[RNG_RDSEED].kernel_retries_source, KERNEL_RETRIES_ASSUMED);
+        CHECK_EQ_INT(r.instr[RNG_RDSEED].verdict, VERDICT_EXHAUSTED);
+
+        /* The override applies to both instructions. */
+        p.verdict.kernel_retries = 3;
+        CHECK_EQ_INT(probe_run_all(&p, &series, &r), 0);
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                CHECK_EQ_U64(r.instr[i].kernel_retries, 3);
+                CHECK_EQ_INT(r.instr[i].kernel_retries_source, KERNEL_RETRIES_OVERRIDE);
+                CHECK_EQ_INT(r.instr[i].verdict, VERDICT_EXHAUSTED);
+                CHECK_EQ_U64(r.instr[i].runs[0].kernel_loop_failures, 100);
+        }
+}
+
 int main(void) {
+        test_kernel_relative();
         test_stuck_bit();
         test_hardware();
         test_histogram_buckets();
