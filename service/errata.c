@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <string.h>
+
+#include "errata.h"
+#include "health.h"
+#include "macro.h"
+
+/* Linux 6.12 (Debian linux-source-6.12), arch/x86/kernel/cpu/amd.c,
+ * check_rdseed_microcode(): p.ucode_rev >> 8 is ext_fam:8 ext_model:4 0:4
+ * model:4 stepping:4, so 0xb0021 is family 1Ah model 02h stepping 1. */
+static const ErratumFix zen5_rdseed_fixes[] = {
+        { 0x02, 0x1, 0xb00215a }, /* case 0xb0021 */
+        { 0x08, 0x1, 0xb008121 }, /* case 0xb0081 */
+        { 0x11, 0x0, 0xb101054 }, /* case 0xb1010 */
+        { 0x24, 0x0, 0xb204037 }, /* case 0xb2040 */
+        { 0x44, 0x0, 0xb404035 }, /* case 0xb4040 */
+        { 0x44, 0x1, 0xb404108 }, /* case 0xb4041 */
+        { 0x60, 0x0, 0xb600037 }, /* case 0xb6000 */
+        { 0x68, 0x0, 0xb608038 }, /* case 0xb6080 */
+        { 0x70, 0x0, 0xb700037 }, /* case 0xb7000 */
+};
+
+const Erratum errata_table[] = {
+        {
+                .id = "amd-zen5-rdseed",
+                .vendor = "AuthenticAMD",
+                .family = 0x1a, .model_min = 0x00, .model_max = 0x7f, .stepping = -1,
+                .instruction = RNG_RDSEED,
+                .widths = 1u << 0 | 1u << 1, /* RDSEED16, RDSEED32 */
+                .symptom = HEALTH_ZERO_RATE | HEALTH_STUCK_ZERO,
+                .kernel_reason_id = "zen5-rdseed32",
+                .fixes = zen5_rdseed_fixes, .n_fixes = ELEMENTSOF(zen5_rdseed_fixes),
+                .fixes_only = true,
+                .description = "AMD Zen5 RDSEED 16- and 32-bit forms return 0 with CF=1 (success)",
+                .fix = "microcode update (AGESA); Linux disables RDSEED below the fixed revision",
+                .sources = "AMD-SB-7055; Linux 6.12 arch/x86/kernel/cpu/amd.c check_rdseed_microcode() / "
+                           "init_amd_zen5(): \"RDSEED32 is broken. Disabling the corresponding CPUID bit.\" "
+                           "(commits \"x86/CPU/AMD: Add RDSEED fix for Zen5\", "
+                           "\"x86/CPU/AMD: Add additional fixed RDSEED microcode revisions\")",
+        },
+        {
+                .id = "amd-cyan-skillfish-rdseed",
+                .vendor = "AuthenticAMD",
+                .family = 0x17, .model_min = 0x47, .model_max = 0x47, .stepping = 0,
+                .instruction = RNG_RDSEED,
+                .widths = 1u << 0 | 1u << 1 | 1u << 2,
+                .symptom = _HEALTH_CHECK_ALL & ~HEALTH_EMPTY,
+                .kernel_reason_id = "amd-unreliable",
+                .description = "AMD Cyan Skillfish (family 17h model 47h stepping 0) RDSEED is unreliable",
+                .fix = "kernel: Linux clears the RDSEED CPUID bit (no microcode fix documented)",
+                .sources = "Linux 6.12 arch/x86/kernel/cpu/amd.c init_amd_zen2(): \"Disable RDSEED on AMD "
+                           "Cyan Skillfish because of an error.\", \"RDSEED is not reliable on this platform; "
+                           "disabling.\" (commit \"x86/CPU/AMD: Disable RDSEED on AMD Cyan Skillfish\")",
+        },
+        {
+                .id = "amd-fam15h-rdrand-resume",
+                .vendor = "AuthenticAMD",
+                .family = 0x15, .model_min = 0x00, .model_max = 0xff, .stepping = -1,
+                .instruction = RNG_RDRAND,
+                .widths = 1u << 0 | 1u << 1 | 1u << 2,
+                .symptom = HEALTH_ONES_RATE | HEALTH_STUCK_ONES,
+                .kernel_reason_id = "amd-suspend",
+                .description = "AMD family 15h RDRAND returns all ones (CF=1) after suspend/resume with some BIOSes",
+                .fix = "BIOS update; Linux hides RDRAND via CPUID (rdrand=force re-enables)",
+                .sources = "Linux 6.12 arch/x86/kernel/cpu/amd.c init_amd_bd() -> clear_rdrand_cpuid_bit(): "
+                           "\"BIOS may not properly restore RDRAND after suspend, hiding RDRAND via CPUID. "
+                           "Use rdrand=force to reenable.\" (commit \"x86/CPU/AMD: Clear RDRAND CPUID bit on "
+                           "AMD family 15h/16h\")",
+        },
+        {
+                .id = "amd-fam16h-rdrand-resume",
+                .vendor = "AuthenticAMD",
+                .family = 0x16, .model_min = 0x00, .model_max = 0xff, .stepping = -1,
+                .instruction = RNG_RDRAND,
+                .widths = 1u << 0 | 1u << 1 | 1u << 2,
+                .symptom = HEALTH_ONES_RATE | HEALTH_STUCK_ONES,
+                .kernel_reason_id = "amd-suspend",
+                .description = "AMD family 16h RDRAND returns all ones (CF=1) after suspend/resume with some BIOSes",
+                .fix = "BIOS update; Linux hides RDRAND via CPUID (rdrand=force re-enables)",
+                .sources = "Linux 6.12 arch/x86/kernel/cpu/amd.c init_amd_jg() -> clear_rdrand_cpuid_bit() "
+                           "(commit \"x86/CPU/AMD: Clear RDRAND CPUID bit on AMD family 15h/16h\")",
+        },
+};
+
+const size_t errata_table_size = ELEMENTSOF(errata_table);
+
+ErratumMatch erratum_cpu_affected(const Erratum *e, const CpuId *cpu, uint32_t *ret_fix) {
+        uint32_t fixed = 0;
+        bool listed = false;
+
+        if (ret_fix)
+                *ret_fix = 0;
+        if (!e || !cpu || !cpu->have_fms || strcmp(cpu->vendor, e->vendor) != 0)
+                return ERRATUM_NOT_AFFECTED;
+        if (cpu->family != e->family || cpu->model < e->model_min || cpu->model > e->model_max)
+                return ERRATUM_NOT_AFFECTED;
+        if (e->stepping >= 0 && cpu->stepping != (unsigned) e->stepping)
+                return ERRATUM_NOT_AFFECTED;
+        for (size_t i = 0; i < e->n_fixes; i++)
+                if (e->fixes[i].model == cpu->model && e->fixes[i].stepping == cpu->stepping) {
+                        listed = true;
+                        fixed = e->fixes[i].microcode;
+                        break;
+                }
+        if (e->fixes_only && !listed)
+                return ERRATUM_NOT_AFFECTED; /* no documented data: no guess */
+        if (ret_fix)
+                *ret_fix = fixed;
+        if (fixed != 0 && cpu->have_microcode && cpu->microcode >= fixed)
+                return ERRATUM_AFFECTED_FIXED;
+        return ERRATUM_AFFECTED;
+}
+
+bool erratum_symptom_present(const Erratum *e, const ErratumObservation *obs, size_t n_obs) {
+        if (!e || !obs)
+                return false;
+        for (size_t i = 0; i < n_obs; i++) {
+                const ErratumObservation *o = &obs[i];
+
+                if (o->instruction != e->instruction)
+                        continue;
+                if (e->kernel_reason_id && o->kernel.state == KERNEL_STATE_DISABLED && o->kernel.reason_id &&
+                    strcmp(o->kernel.reason_id, e->kernel_reason_id) == 0)
+                        return true;
+                if ((ERRATUM_WIDTH_BIT(o->width) & e->widths) && (o->failed & e->symptom))
+                        return true;
+        }
+        return false;
+}
+
+const Erratum *errata_match(const CpuId *cpu, const ErratumObservation *obs, size_t n_obs) {
+        for (size_t i = 0; i < errata_table_size; i++)
+                if (erratum_cpu_affected(&errata_table[i], cpu, NULL) == ERRATUM_AFFECTED &&
+                    erratum_symptom_present(&errata_table[i], obs, n_obs))
+                        return &errata_table[i];
+        return NULL;
+}
+
+const Erratum *errata_fixed_by_microcode(const CpuId *cpu, uint32_t *ret_fix) {
+        for (size_t i = 0; i < errata_table_size; i++)
+                if (erratum_cpu_affected(&errata_table[i], cpu, ret_fix) == ERRATUM_AFFECTED_FIXED)
+                        return &errata_table[i];
+        if (ret_fix)
+                *ret_fix = 0;
+        return NULL;
+}
+
+const Erratum *errata_find(const char *id) {
+        if (!id)
+                return NULL;
+        for (size_t i = 0; i < errata_table_size; i++)
+                if (strcmp(errata_table[i].id, id) == 0)
+                        return &errata_table[i];
+        return NULL;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* Documented RNG errata: one table, matched against the CPU's identity and
+ * what the probe observed. An unknown CPU never matches. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpu-id.h"
+#include "kernel-state.h"
+#include "rng-cpu.h"
+
+#define ERRATUM_MAX_FIXES 12
+
+/* A fixed microcode revision for one model/stepping. */
+typedef struct ErratumFix {
+        unsigned model, stepping;
+        uint32_t microcode; /* first revision with the fix */
+} ErratumFix;
+
+typedef struct Erratum {
+        const char *id;          /* short, stable: "amd-zen5-rdseed" */
+        const char *vendor;      /* CPUID vendor string */
+        unsigned family;
+        unsigned model_min, model_max; /* inclusive */
+        int stepping;            /* -1: any */
+        RngInstruction instruction;
+        unsigned widths;         /* bit mask: 16 → 1<<0, 32 → 1<<1, 64 → 1<<2 */
+        unsigned symptom;        /* HealthCheck mask: any of these failed is the symptom */
+        const char *kernel_reason_id; /* KernelReason id that is evidence too, or NULL */
+        const ErratumFix *fixes; /* per model/stepping; NULL: no microcode fix */
+        size_t n_fixes;
+        bool fixes_only;         /* only the listed model/steppings are affected */
+        const char *description; /* one line */
+        const char *fix;         /* microcode / kernel / BIOS */
+        const char *sources;     /* advisories, kernel commit subjects, files */
+} Erratum;
+
+#define ERRATUM_WIDTH_BIT(w) ((w) == 16 ? 1u : (w) == 32 ? 2u : (w) == 64 ? 4u : 0u)
+
+/* One observed result of the probe. */
+typedef struct ErratumObservation {
+        RngInstruction instruction;
+        unsigned width;         /* 16, 32, 64; 0: no run (only kernel evidence) */
+        bool broken;            /* the verdict was broken */
+        unsigned failed;        /* HealthCheck mask */
+        KernelInstructionState kernel; /* the kernel's state for the instruction */
+} ErratumObservation;
+
+typedef enum ErratumMatch {
+        ERRATUM_NOT_AFFECTED,  /* CPU not in the entry's range */
+        ERRATUM_AFFECTED_FIXED, /* CPU in range, microcode has the fix */
+        ERRATUM_AFFECTED,      /* CPU in range, microcode not fixed (or unknown / no fix) */
+} ErratumMatch;
+
+extern const Erratum errata_table[];
+extern const size_t errata_table_size;
+
+/* Whether the CPU is affected by e, taking the microcode into account.
+ * *ret_fix: the fixed revision for this model/stepping (0 if none). */
+ErratumMatch erratum_cpu_affected(const Erratum *e, const CpuId *cpu, uint32_t *ret_fix);
+
+/* Whether the observations show e's symptom. */
+bool erratum_symptom_present(const Erratum *e, const ErratumObservation *obs, size_t n_obs);
+
+/* The first erratum whose CPU range holds cpu, whose microcode is below the
+ * fix and whose symptom is observed; NULL otherwise. */
+const Erratum *errata_match(const CpuId *cpu, const ErratumObservation *obs, size_t n_obs);
+
+/* The first erratum the CPU is in range of but whose fix the microcode has
+ * ("affected by X, microcode has the fix"); NULL otherwise. */
+const Erratum *errata_fixed_by_microcode(const CpuId *cpu, uint32_t *ret_fix);
+
+const Erratum *errata_find(const char *id);
