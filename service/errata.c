@@ -37,7 +37,7 @@ const Erratum errata_table[] = {
                 .sources = "AMD-SB-7055; Linux 6.12 arch/x86/kernel/cpu/amd.c check_rdseed_microcode() / "
                            "init_amd_zen5(): \"RDSEED32 is broken. Disabling the corresponding CPUID bit.\" "
                            "(commits \"x86/CPU/AMD: Add RDSEED fix for Zen5\", "
-                           "\"x86/CPU/AMD: Add additional fixed RDSEED microcode revisions\")",
+                           "\"x86/CPU/AMD: Add additional fixed RDSEED microcode revisions\", Debian changelog)",
         },
         {
                 .id = "amd-cyan-skillfish-rdseed",
@@ -51,7 +51,7 @@ const Erratum errata_table[] = {
                 .fix = "kernel: Linux clears the RDSEED CPUID bit (no microcode fix documented)",
                 .sources = "Linux 6.12 arch/x86/kernel/cpu/amd.c init_amd_zen2(): \"Disable RDSEED on AMD "
                            "Cyan Skillfish because of an error.\", \"RDSEED is not reliable on this platform; "
-                           "disabling.\" (commit \"x86/CPU/AMD: Disable RDSEED on AMD Cyan Skillfish\")",
+                           "disabling.\" (commit \"x86/rdrand: Disable RDSEED on AMD Cyan Skillfish\", Debian changelog)",
         },
         {
                 .id = "amd-fam15h-rdrand-resume",
@@ -66,7 +66,7 @@ const Erratum errata_table[] = {
                 .sources = "Linux 6.12 arch/x86/kernel/cpu/amd.c init_amd_bd() -> clear_rdrand_cpuid_bit(): "
                            "\"BIOS may not properly restore RDRAND after suspend, hiding RDRAND via CPUID. "
                            "Use rdrand=force to reenable.\" (commit \"x86/CPU/AMD: Clear RDRAND CPUID bit on "
-                           "AMD family 15h/16h\")",
+                           "AMD family 15h/16h\", upstream v5.3, subject from memory: not in the tree's changelog)",
         },
         {
                 .id = "amd-fam16h-rdrand-resume",
@@ -79,7 +79,7 @@ const Erratum errata_table[] = {
                 .description = "AMD family 16h RDRAND returns all ones (CF=1) after suspend/resume with some BIOSes",
                 .fix = "BIOS update; Linux hides RDRAND via CPUID (rdrand=force re-enables)",
                 .sources = "Linux 6.12 arch/x86/kernel/cpu/amd.c init_amd_jg() -> clear_rdrand_cpuid_bit() "
-                           "(commit \"x86/CPU/AMD: Clear RDRAND CPUID bit on AMD family 15h/16h\")",
+                           "(commit \"x86/CPU/AMD: Clear RDRAND CPUID bit on AMD family 15h/16h\", upstream v5.3)",
         },
 };
 

@@ -62,7 +62,7 @@ static void test_decode_leaf1(void) {
         /* Family 5 ignores both extended fields. */
         cpu_id_decode_leaf1(0x0ff00543, &f, &m, &s);
         CHECK_EQ_INT(f, 5); CHECK_EQ_INT(m, 4); CHECK_EQ_INT(s, 3);
-        /* Cyan Skillfish 0x00870f10 → 17h/47h? ext model 4, model 7. */
+        /* Family 17h, ext model 4, model 7: model 47h (Cyan Skillfish). */
         cpu_id_decode_leaf1(0x00840f70, &f, &m, &s);
         CHECK_EQ_INT(f, 0x17); CHECK_EQ_INT(m, 0x47); CHECK_EQ_INT(s, 0);
 }
