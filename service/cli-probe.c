@@ -9,6 +9,7 @@
 #include "kernel-state.h"
 #include "macro.h"
 #include "parse-util.h"
+#include "probe-errata.h"
 #include "probe-json.h"
 #include "probe-table.h"
 #include "time-util.h"
@@ -208,6 +209,12 @@ int verb_probe(int argc, char *argv[]) {
         }
 
         r = probe_run_all(&args.params, &kernel, &report);
+        if (r >= 0) {
+                CpuId cpu;
+
+                /* An unreadable identity names no erratum (no guess). */
+                probe_report_name_errata(&report, cpu_id_read(NULL, &cpu) >= 0 ? &cpu : NULL);
+        }
         if (progress.shown)
                 fprintf(stderr, "\r\033[K");
         if (r == -E2BIG) {

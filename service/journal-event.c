@@ -105,13 +105,15 @@ int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, c
                 return k;
         EVENT_ADD(f, "MESSAGE=%s %s: %" PRIu64 " of %" PRIu64 " tries failed (%s) in %u runs, "
                "%" PRIu64 " values needed more than %" PRIu64 " tries; deciding run: %u-bit %s on %u thread%s, "
-               "%" PRIu64 " of %" PRIu64 " failed (%s), longest streak %" PRIu64,
+               "%" PRIu64 " of %" PRIu64 " failed (%s), longest streak %" PRIu64 "%s%s%s%s%s",
             name, verdict_to_string(s.verdict), s.failures, s.attempts,
             format_percent(s.failure_rate, rate, sizeof(rate)), s.runs, s.retry_exhausted,
             in->kernel_retries, s.worst->width, probe_mode_to_string(s.worst->mode),
             s.worst->threads, s.worst->threads == 1 ? "" : "s", s.worst->failures, s.worst->attempts,
             format_percent(s.worst->failure_rate, worst_rate, sizeof(worst_rate)),
-            s.worst->longest_failure_streak);
+            s.worst->longest_failure_streak,
+            in->erratum ? "; matches the known erratum " : "", in->erratum ? in->erratum->id : "",
+            in->erratum ? " (fix: " : "", in->erratum ? in->erratum->fix : "", in->erratum ? ")" : "");
         k = add_run_fields(f, i, s.worst);
         if (k < 0)
                 return k;
@@ -130,6 +132,10 @@ int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, c
         EVENT_ADD(f, "RNG_KERNEL_RETRIES_SOURCE=%s", kernel_retries_source_to_string(in->kernel_retries_source));
         EVENT_ADD(f, "RNG_PROBE_USEC=%" PRIu64, r->wall_nsec / 1000);
         EVENT_ADD(f, "RNG_KERNEL_STATE=%s", kernel_state_kind_to_string(in->kernel.state));
+        if (in->erratum) {
+                EVENT_ADD(f, "RNG_ERRATUM=%s", in->erratum->id);
+                EVENT_ADD(f, "RNG_ERRATUM_FIX=%s", in->erratum->fix);
+        }
         EVENT_ADD(f, "RNG_TRIGGER=%s", trigger);
         return 0;
 }

@@ -7,6 +7,7 @@
 #include "journal-event.h"
 #include "macro.h"
 #include "monitor-probe.h"
+#include "probe-errata.h"
 #include "status.h"
 
 struct ProbeWatch {
@@ -80,6 +81,11 @@ static int run_probe(const ProbeWatch *w, ProbeReport *report) {
                          params.threads, CPU_COUNT(&report->cpus.used));
                 params.threads = 0;
                 r = probe_run_all(&params, &kernel, report);
+        }
+        if (r >= 0) {
+                CpuId cpu;
+
+                probe_report_name_errata(report, cpu_id_read(NULL, &cpu) >= 0 ? &cpu : NULL);
         }
         return r;
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 
 #include "macro.h"
 #include "probe-json.h"
@@ -132,6 +134,45 @@ static struct json_object *run_to_json(const ProbeRun *r) {
         return o;
 }
 
+/* A documented erratum: id, text, fix and sources; null for none. */
+static struct json_object *erratum_to_json(const Erratum *e, uint32_t fixed_microcode) {
+        struct json_object *o;
+        char rev[16];
+
+        if (!e)
+                return NULL;
+        o = json_object_new_object();
+        if (!o)
+                return NULL;
+        ADD(o, "id", STR(e->id));
+        ADD(o, "description", STR(e->description));
+        ADD(o, "fix", STR(e->fix));
+        ADD(o, "sources", STR(e->sources));
+        if (fixed_microcode) {
+                snprintf(rev, sizeof(rev), "0x%" PRIx32, fixed_microcode);
+                ADD(o, "fixed_in_microcode", json_object_new_string(rev));
+        }
+        return o;
+}
+
+static struct json_object *cpu_to_json(const ProbeReport *r) {
+        struct json_object *o;
+        char rev[16];
+
+        if (!r->have_cpu)
+                return NULL;
+        o = json_object_new_object();
+        if (!o)
+                return NULL;
+        ADD(o, "vendor", r->cpu.vendor[0] ? STR(r->cpu.vendor) : NULL);
+        ADD(o, "family", r->cpu.have_fms ? U64(r->cpu.family) : NULL);
+        ADD(o, "model", r->cpu.have_fms ? U64(r->cpu.model) : NULL);
+        ADD(o, "stepping", r->cpu.have_fms ? U64(r->cpu.stepping) : NULL);
+        snprintf(rev, sizeof(rev), "0x%" PRIx32, r->cpu.microcode);
+        ADD(o, "microcode", r->cpu.have_microcode ? json_object_new_string(rev) : NULL);
+        return o;
+}
+
 int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
         _cleanup_json_ struct json_object *o = json_object_new_object();
         struct json_object *cpus, *params, *instrs, *health, *verdict;
@@ -145,6 +186,7 @@ int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
         ADD(o, "arch_supported", json_object_new_boolean(r->arch_supported));
         ADD(o, "kernel_log", STR(kernel_log_state_to_string(r->kernel_log)));
         ADD(o, "wall_usec", U64(r->wall_nsec / 1000));
+        ADD(o, "cpu", cpu_to_json(r));
 
         params = json_object_new_object();
         ADD(params, "budget_usec", r->limits.budget_usec ? U64(r->limits.budget_usec) : NULL);
@@ -203,6 +245,8 @@ int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
                 ADD(k, "retries_source", STR(kernel_retries_source_to_string(in->kernel_retries_source)));
                 ADD(k, "retries_why", STR(in->kernel_retries_why));
                 ADD(e, "kernel", k);
+                ADD(e, "erratum", erratum_to_json(in->erratum, 0));
+                ADD(e, "erratum_fixed", erratum_to_json(in->erratum_fixed, in->erratum_fixed_microcode));
                 for (unsigned j = 0; j < in->n_runs; j++) {
                         struct json_object *rj = run_to_json(&in->runs[j]);
                         if (!rj) {

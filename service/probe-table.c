@@ -106,6 +106,18 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
                         kernel_summary(&in->kernel, kbuf, sizeof(kbuf)));
         }
 
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                const ProbeInstruction *in = &r->instr[i];
+
+                if (in->erratum)
+                        fprintf(f, "\n%s matches the known erratum %s: %s\n  Fix: %s\n  Sources: %s\n",
+                                rng_instruction_upper_to_string(i), in->erratum->id, in->erratum->description,
+                                in->erratum->fix, in->erratum->sources);
+                else if (in->erratum_fixed)
+                        fprintf(f, "\n%s: this CPU is listed for erratum %s, and its microcode has the fix (0x%" PRIx32 " or later).\n",
+                                rng_instruction_upper_to_string(i), in->erratum_fixed->id, in->erratum_fixed_microcode);
+        }
+
         if (n_runs == 0)
                 return;
 

@@ -24,6 +24,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cpu-id.h"
+#include "errata.h"
 #include "health.h"
 #include "kernel-state.h"
 #include "rng-source.h"
@@ -111,6 +113,11 @@ typedef struct ProbeInstruction {
         uint64_t kernel_retries;
         KernelRetriesSource kernel_retries_source;
         const char *kernel_retries_why;
+        /* probe_report_name_errata(): the documented erratum the result
+         * matches, or one whose fix this CPU's microcode has (NULL: none). */
+        const Erratum *erratum;
+        const Erratum *erratum_fixed;
+        uint32_t erratum_fixed_microcode;
         unsigned n_runs;
         ProbeRun runs[2 * RNG_N_WIDTHS];
 } ProbeInstruction;
@@ -134,6 +141,8 @@ typedef struct ProbeReport {
         ProbeInstruction instr[_RNG_INSTRUCTION_MAX];
         uint64_t wall_nsec;
         Verdict verdict; /* worst over the selected instructions */
+        bool have_cpu;   /* cpu is known (probe_report_name_errata()) */
+        CpuId cpu;
 } ProbeReport;
 
 /* Wilson score interval for k successes of n at z (1.959964 for 95 %). */

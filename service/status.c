@@ -68,6 +68,12 @@ static void format_instruction(const ProbeReport *r, RngInstruction i, char *buf
                 snprintf(buf, len, "%s %s%s", name, verdict_to_string(s.verdict), kernel);
                 break;
         }
+        if (in->erratum) {
+                size_t k = strlen(buf);
+
+                if (k < len)
+                        snprintf(buf + k, len - k, " [known erratum %s]", in->erratum->id);
+        }
 }
 
 char *status_format_probe(const ProbeReport *r) {

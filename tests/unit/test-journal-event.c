@@ -8,6 +8,8 @@
 
 #include "aggregator.h"
 #include "journal-event.h"
+#include "probe-json.h"
+#include "probe-errata.h"
 #include "journal-ids.h"
 #include "macro.h"
 #include "probe-summary.h"
@@ -194,6 +196,55 @@ static void test_output_check(void) {
         event_fields_done(&f);
 }
 
+/* A Zen5 whose RDSEED returns 0 with CF=1: the result names the erratum in
+ * the probe event, the status and JSON; with the fixed microcode it is only
+ * mentioned as fixed; an unknown CPU gets no guess. */
+static void test_erratum_named(void) {
+        const bool cpuid[2] = { true, true };
+        CpuId zen5 = { .vendor = "AuthenticAMD", .have_fms = true, .family = 0x1a, .model = 0x02,
+                       .stepping = 1, .have_microcode = true, .microcode = 0xb002000 };
+        CpuId fixed = zen5, milan = { .vendor = "AuthenticAMD", .have_fms = true, .family = 0x19, .model = 0x01,
+                                      .stepping = 1, .have_microcode = true, .microcode = 0x1000065 };
+        _cleanup_free_ char *status = NULL;
+        _cleanup_json_ struct json_object *j = NULL;
+        struct json_object *in, *e;
+        ProbeReport r;
+        EventFields f = {};
+
+        fixed.microcode = 0xb00215a;
+        make_report(SCRIPT_ZERO_RATE, 0.1, 0, cpuid, &r);
+        probe_report_name_errata(&r, &zen5);
+        CHECK(r.instr[RNG_RDSEED].erratum && strcmp(r.instr[RNG_RDSEED].erratum->id, "amd-zen5-rdseed") == 0,
+              "Zen5 zero-rate: erratum %s", r.instr[RNG_RDSEED].erratum ? r.instr[RNG_RDSEED].erratum->id : "none");
+        CHECK(!r.instr[RNG_RDRAND].erratum, "RDRAND blamed");
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
+        check_field(&f, "RNG_ERRATUM", "amd-zen5-rdseed");
+        CHECK(strstr(get(&f, "MESSAGE"), "matches the known erratum amd-zen5-rdseed (fix: "), "MESSAGE=%s", get(&f, "MESSAGE"));
+        event_fields_done(&f);
+        status = status_format_probe(&r);
+        CHECK(status && strstr(status, "RDSEED broken") && strstr(status, "[known erratum amd-zen5-rdseed]"),
+              "status: %s", status ?: "(null)");
+        CHECK_EQ_INT(probe_report_to_json(&r, &j), 0);
+        CHECK(json_object_object_get_ex(j, "instructions", &in), "instructions");
+        e = json_object_object_get(json_object_array_get_idx(in, RNG_RDSEED), "erratum");
+        CHECK(e && strcmp(json_object_get_string(json_object_object_get(e, "id")), "amd-zen5-rdseed") == 0, "JSON erratum");
+
+        probe_report_name_errata(&r, &fixed);
+        CHECK(!r.instr[RNG_RDSEED].erratum, "fixed microcode blamed");
+        CHECK(r.instr[RNG_RDSEED].erratum_fixed, "fixed microcode not mentioned");
+        CHECK_EQ_U64(r.instr[RNG_RDSEED].erratum_fixed_microcode, 0xb00215a);
+
+        probe_report_name_errata(&r, &milan);
+        CHECK(!r.instr[RNG_RDSEED].erratum && !r.instr[RNG_RDSEED].erratum_fixed, "a guess on an unlisted CPU");
+        probe_report_name_errata(&r, NULL);
+        CHECK(!r.instr[RNG_RDSEED].erratum && !r.have_cpu, "a guess without a CPU identity");
+
+        /* A healthy Zen5 is not blamed. */
+        make_report(SCRIPT_HEALTHY, 0, 0, cpuid, &r);
+        probe_report_name_errata(&r, &zen5);
+        CHECK(!r.instr[RNG_RDSEED].erratum, "a healthy result blamed");
+}
+
 static void test_verdict_events(void) {
         const Verdict iv[2] = { VERDICT_OK, VERDICT_EXHAUSTED };
         VerdictEventInfo info = {
@@ -364,6 +415,7 @@ static void test_report_model(void) {
 }
 
 int main(void) {
+        test_erratum_named();
         test_probe_result();
         test_exhausted_and_status();
         test_unsupported();
