@@ -22,7 +22,8 @@ alike) and their pooled counts are compared:
     (given their sum, the probe's share is binomial with its share of the
     values). This is what catches a 32-bit probe that runs 16-bit
     instructions: ~n/65536 zeros instead of ~0. If the reference itself
-    deviates from uniform (a broken CPU), only the agreement is asserted;
+    deviates from uniform (a broken CPU), only the agreement is asserted
+    (within 6 sigma + 25 %: such a CPU's rate may drift between runs);
   * the reference's own per-bit ones counts are balanced (two-sided,
     alpha = 1e-9): its wide forms really deliver wide values;
   * where the probe's JSON has per-bit ones (health.bit_balance.ones): each
@@ -121,16 +122,14 @@ def binom_ok(n, p, k):
     return upper_tail(n, p, k) >= ALPHA and lower_tail(n, p, k) >= ALPHA
 
 
-def two_proportions_ok(k1, n1, k2, n2):
+def two_proportions_ok(k1, n1, k2, n2, slack=0.0):
     """k1/n1 and k2/n2 agree: |z| of the pooled two-proportion test <= Z_ALPHA
-    (two-sided ~2 ALPHA)."""
+    (two-sided ~2 ALPHA), plus an absolute slack."""
     if n1 == 0 or n2 == 0:
         return True
     pool = (k1 + k2) / (n1 + n2)
     var = pool * (1 - pool) * (1 / n1 + 1 / n2)
-    if var == 0:
-        return k1 / n1 == k2 / n2
-    return abs(k1 / n1 - k2 / n2) <= Z_ALPHA * math.sqrt(var)
+    return abs(k1 / n1 - k2 / n2) <= Z_ALPHA * math.sqrt(var) + slack
 
 
 def positions(bits):
@@ -236,7 +235,8 @@ def compare(insn, width, mode, threads, count, probe, ref):
                                   ("all-ones", probe.all_ones, probe.delivered, ref.all_ones, ref.delivered),
                                   ("repeats", probe.repeats, probe.pairs(), ref.repeats, ref.pairs())):
         rows.append(f"{name} {kp}/{kr} (exp {np_ * pv:.3g}/{nr * pv:.3g})")
-        if not binom_ok(nr, pv, kr):
+        ref_deviates = not binom_ok(nr, pv, kr)
+        if ref_deviates:
             ref_uniform = False
             print(f"NOTE: {what}: the reference's {name} {kr} in {nr} deviate from uniform "
                   f"(expected {nr * pv:.3g}): the CPU itself; only agreement is asserted")
@@ -244,7 +244,17 @@ def compare(insn, width, mode, threads, count, probe, ref):
                        f"{what}: probe {name} {kp} in {np_} values, uniform expectation {np_ * pv:.3g} "
                        f"(reference: {kr} in {nr}); two-sided binomial tail < {ALPHA:g}"):
             continue
-        if kp + kr > 0 and np_ + nr > 0:
+        if kp + kr == 0 or np_ == 0 or nr == 0:
+            continue
+        if ref_deviates:
+            # A CPU that deviates (e.g. Zen5's RDSEED zeros) may drift with
+            # load between runs: the rates must agree within 6 sigma + 25 %.
+            rp, rr = kp / np_, kr / nr
+            pool = (kp + kr) / (np_ + nr)
+            rtol = Z_ALPHA * math.sqrt(pool * (1 - pool) * (1 / np_ + 1 / nr)) + 0.25 * max(rp, rr)
+            check(abs(rp - rr) <= rtol,
+                  f"{what}: {name} disagree: probe {kp} in {np_} values, reference {kr} in {nr} (tolerance {rtol:.3g})")
+        else:
             share = np_ / (np_ + nr)
             check(binom_ok(kp + kr, share, kp),
                   f"{what}: {name} disagree: probe {kp} in {np_} values, reference {kr} in {nr}")
@@ -265,8 +275,11 @@ def compare(insn, width, mode, threads, count, probe, ref):
                           if b not in bad_bits and not binom_ok(probe.delivered, 0.5, ones)]
             check(not unbalanced, f"{what}: probe bit positions {positions(unbalanced)} unbalanced "
                   f"(ones {some([probe.bit_ones[b] for b in unbalanced])} of {probe.delivered}) where the reference's are not")
+            # Where the reference itself is unbalanced (a CPU that deviates,
+            # and may drift between runs), 25 % of its deviation is allowed on top.
             differ = [b for b in range(width)
-                      if not two_proportions_ok(probe.bit_ones[b], probe.delivered, ref.bit_ones[b], ref.delivered)]
+                      if not two_proportions_ok(probe.bit_ones[b], probe.delivered, ref.bit_ones[b], ref.delivered,
+                                                0.25 * abs(ref.bit_ones[b] / ref.delivered - 0.5) if b in bad_bits else 0)]
             check(not differ, f"{what}: bit positions {positions(differ)} disagree: ones probe "
                   f"{some([probe.bit_ones[b] for b in differ])} of {probe.delivered}, reference "
                   f"{some([ref.bit_ones[b] for b in differ])} of {ref.delivered}")
