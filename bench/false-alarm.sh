@@ -24,11 +24,11 @@ fi
 [ "${1:-}" = "--" ] && shift
 
 [ -d "$build" ] || meson setup "$build" "$src" >/dev/null
-ninja -C "$build" service/librnghealth.a >/dev/null
+ninja -C "$build" service/engine/librnghealth-engine.a service/shared/librnghealth-shared.a >/dev/null
 
 out=$build/false-alarm
 # shellcheck disable=SC2046
-cc -std=gnu11 -O2 -g -D_GNU_SOURCE -Wall -I"$src/service" $(pkg-config --cflags json-c) \
-	-o "$out" "$src/bench/false-alarm.c" "$build/service/librnghealth.a" \
+cc -std=gnu11 -O2 -g -D_GNU_SOURCE -Wall -I"$src/service/engine" -I"$src/service/shared" $(pkg-config --cflags json-c) \
+	-o "$out" "$src/bench/false-alarm.c" "$build/service/engine/librnghealth-engine.a" "$build/service/shared/librnghealth-shared.a" \
 	$(pkg-config --libs json-c) -lm -pthread
 "$out" "$@"

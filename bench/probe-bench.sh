@@ -13,11 +13,11 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$src/build}
 
 [ -d "$build" ] || meson setup "$build" "$src" >/dev/null
-ninja -C "$build" service/librnghealth.a >/dev/null
+ninja -C "$build" service/engine/librnghealth-engine.a service/shared/librnghealth-shared.a >/dev/null
 
 out=$build/probe-bench
 # shellcheck disable=SC2046
-cc -std=gnu11 -O2 -g -D_GNU_SOURCE -I"$src/service" $(pkg-config --cflags json-c) \
-	-o "$out" "$src/bench/probe-bench.c" "$build/service/librnghealth.a" \
+cc -std=gnu11 -O2 -g -D_GNU_SOURCE -I"$src/service/engine" -I"$src/service/shared" $(pkg-config --cflags json-c) \
+	-o "$out" "$src/bench/probe-bench.c" "$build/service/engine/librnghealth-engine.a" "$build/service/shared/librnghealth-shared.a" \
 	$(pkg-config --libs json-c) -lm -pthread
 "$out"

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
+#include <stdlib.h>
+
 #include "scripted-source.h"
 
 uint64_t splitmix64(uint64_t *state) {
@@ -78,3 +80,33 @@ void script_init(Script *s, ScriptKind kind, unsigned width, double rate, uint64
         };
         s->source.userdata = s;
 }
+
+typedef struct Hook {
+        Script scripts[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS];
+} Hook;
+
+static const RngSource *hook_source(RngInstruction i, unsigned width, unsigned thread, void *userdata) {
+        Hook *h = userdata;
+
+        return &h->scripts[i][rng_width_index(width)].source;
+}
+
+/* RDRAND healthy; RDSEED as given; single-threaded runs of 2048 tries. */
+void script_make_report(ScriptKind rdseed, double rate, uint64_t param, const bool cpuid[2], ProbeReport *ret) {
+        static Hook h;
+        ProbeParams p;
+
+        for (int w = 0; w < RNG_N_WIDTHS; w++) {
+                script_init(&h.scripts[RNG_RDRAND][w], SCRIPT_HEALTHY, rng_widths[w], 0, 0, 0, 1 + w);
+                script_init(&h.scripts[RNG_RDSEED][w], rdseed, rng_widths[w], rate, param, 0, 7 + w);
+        }
+        probe_params_default(&p);
+        p.threads = 1;
+        p.limits = (ProbeLimits) { .budget_usec = 0, .max_attempts = 2048, .min_attempts = 2048 };
+        p.source = hook_source;
+        p.source_userdata = &h;
+        p.cpuid = cpuid;
+        if (probe_run_all(&p, NULL, ret) < 0)
+                abort();
+}
+

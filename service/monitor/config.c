@@ -11,6 +11,7 @@
 #include <ini.h>
 
 #include "config.h"
+#include "fileio.h"
 #include "macro.h"
 #include "parse-util.h"
 
@@ -351,14 +352,6 @@ static int parse_file(ParseState *s, const char *path) {
         return s->failed ? -EINVAL : 0;
 }
 
-static char *path_join3(const char *root, const char *a, const char *b) {
-        char *s;
-
-        if (asprintf(&s, "%s%s/%s", root && strcmp(root, "/") != 0 ? root : "", a, b) < 0)
-                return NULL;
-        return s;
-}
-
 /* Masked: empty or /dev/null (what a symlink to /dev/null resolves to). */
 static bool is_masked(const char *path) {
         struct stat st;
@@ -408,7 +401,7 @@ static int list_push(char ***list, size_t *n, char *s) {
  * files unless it masks. */
 static int push_highest(const char *root, const char *rel, char ***files, size_t *n_files) {
         for (size_t d = 0; d < ELEMENTSOF(config_dirs); d++) {
-                _cleanup_free_ char *p = path_join3(root, config_dirs[d], rel);
+                _cleanup_free_ char *p = path_join(root, config_dirs[d], rel);
                 int r;
 
                 if (!p)
@@ -436,7 +429,7 @@ int config_files(const char *root, char ***ret) {
 
         /* Drop-in names across the three directories, each once. */
         for (size_t d = 0; d < ELEMENTSOF(config_dirs); d++) {
-                _cleanup_free_ char *dir = path_join3(root, config_dirs[d], CONFIG_DROPIN_DIR);
+                _cleanup_free_ char *dir = path_join(root, config_dirs[d], CONFIG_DROPIN_DIR);
                 DIR *dp;
                 struct dirent *de;
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cpu-id.h"
+#include "fileio.h"
 #include "macro.h"
 #include "rng-cpu.h"
 
@@ -161,7 +162,6 @@ int cpu_id_from_cpuid(CpuId *ret) {
 #define CPUINFO_MAX (4u * 1024 * 1024)
 
 int cpu_id_read(const char *path, CpuId *ret) {
-        _cleanup_fclose_ FILE *f = NULL;
         _cleanup_free_ char *buf = NULL;
         size_t len = 0;
         CpuId id = {}, c = {};
@@ -169,16 +169,9 @@ int cpu_id_read(const char *path, CpuId *ret) {
 
         if (!ret)
                 return -EINVAL;
-        f = fopen(path ?: "/proc/cpuinfo", "re");
-        if (!f)
-                r = negative_errno();
-        else {
-                buf = malloc(CPUINFO_MAX);
-                if (!buf)
-                        return -ENOMEM;
-                len = fread(buf, 1, CPUINFO_MAX, f);
-                r = ferror(f) ? -EIO : cpu_id_parse_cpuinfo(buf, len, &id);
-        }
+        r = read_small_file(path ?: "/proc/cpuinfo", CPUINFO_MAX, &buf, &len);
+        if (r >= 0)
+                r = cpu_id_parse_cpuinfo(buf, len, &id);
 
         rc = cpu_id_from_cpuid(&c);
         if (rc >= 0) {

@@ -15,6 +15,7 @@
 
 #include "journal-event.h"
 #include "journal-ids.h"
+#include "format-util.h"
 #include "macro.h"
 #include "probe-summary.h"
 #include "status.h"

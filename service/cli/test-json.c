@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "format-util.h"
 #include "probe-json.h"
 #include "probe-table.h"
 #include "scripted-source.h"

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "kernel-state.h"
 #include "macro.h"
 
@@ -170,43 +171,8 @@ void kernel_state_build(KernelState *ret,
         }
 }
 
-#define READ_MAX (4u * 1024 * 1024)
-
-static int read_small_file(const char *path, char **ret, size_t *ret_len) {
-        _cleanup_fclose_ FILE *f = fopen(path, "re");
-        _cleanup_free_ char *buf = NULL;
-        size_t len = 0, cap = 0;
-
-        if (!f)
-                return negative_errno();
-        for (;;) {
-                size_t k;
-
-                if (cap - len < 4096) {
-                        char *n;
-
-                        if (cap >= READ_MAX)
-                                return -EFBIG;
-                        cap = cap ? cap * 2 : 16384;
-                        n = realloc(buf, cap + 1);
-                        if (!n)
-                                return -ENOMEM;
-                        buf = n;
-                }
-                k = fread(buf + len, 1, cap - len, f);
-                len += k;
-                if (k == 0) {
-                        if (ferror(f))
-                                return -EIO;
-                        break;
-                }
-        }
-        buf[len] = '\0';
-        *ret = buf;
-        buf = NULL;
-        *ret_len = len;
-        return 0;
-}
+/* /proc/cpuinfo of 1024 CPUs is ~1.5 MiB. */
+#define PROC_READ_MAX (4u * 1024 * 1024)
 
 KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RNG_INSTRUCTION_MAX]) {
         _cleanup_close_ int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -282,7 +248,7 @@ int kernel_state_read(const bool cpuid[_RNG_INSTRUCTION_MAX], KernelState *ret) 
         size_t len;
         int r;
 
-        r = read_small_file("/proc/cpuinfo", &cpuinfo, &len);
+        r = read_small_file("/proc/cpuinfo", PROC_READ_MAX, &cpuinfo, &len);
         if (r < 0)
                 log_error_errno(r, "Failed to read /proc/cpuinfo: %s", strerror(-r));
         else {
@@ -293,7 +259,7 @@ int kernel_state_read(const bool cpuid[_RNG_INSTRUCTION_MAX], KernelState *ret) 
                         cpuinfo_ok = true;
         }
 
-        if (read_small_file("/proc/cmdline", &cmdline, &len) >= 0)
+        if (read_small_file("/proc/cmdline", PROC_READ_MAX, &cmdline, &len) >= 0)
                 nordrand = kernel_cmdline_has_word(cmdline, len, "nordrand");
 
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)

@@ -1,58 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
-/* Journal event fields, the status line, the aggregator and the report
- * model, from probe reports made with scripted sources: no journal. */
+/* Journal event fields, the status line and the aggregator, from probe
+ * reports made with scripted sources: no journal. */
 
 #include <string.h>
 #include <syslog.h>
 
 #include "aggregator.h"
 #include "journal-event.h"
-#include "probe-json.h"
-#include "probe-errata.h"
 #include "journal-ids.h"
+#include "format-util.h"
 #include "macro.h"
 #include "probe-summary.h"
-#include "report.h"
 #include "scripted-source.h"
 #include "status.h"
+#include "test-event-util.h"
 #include "test-util.h"
 
-typedef struct Hook {
-        Script scripts[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS];
-} Hook;
-
-static const RngSource *hook_source(RngInstruction i, unsigned width, unsigned thread, void *userdata) {
-        Hook *h = userdata;
-
-        return &h->scripts[i][rng_width_index(width)].source;
-}
-
-/* RDRAND healthy; RDSEED as given; single-threaded runs of 2048 tries. */
-static void make_report(ScriptKind rdseed, double rate, uint64_t param, const bool cpuid[2], ProbeReport *ret) {
-        static Hook h;
-        ProbeParams p;
-
-        for (int w = 0; w < RNG_N_WIDTHS; w++) {
-                script_init(&h.scripts[RNG_RDRAND][w], SCRIPT_HEALTHY, rng_widths[w], 0, 0, 0, 1 + w);
-                script_init(&h.scripts[RNG_RDSEED][w], rdseed, rng_widths[w], rate, param, 0, 7 + w);
-        }
-        probe_params_default(&p);
-        p.threads = 1;
-        p.limits = (ProbeLimits) { .budget_usec = 0, .max_attempts = 2048, .min_attempts = 2048 };
-        p.source = hook_source;
-        p.source_userdata = &h;
-        p.cpuid = cpuid;
-        CHECK_EQ_INT(probe_run_all(&p, NULL, ret), 0);
-}
-
-static const char *get(const EventFields *f, const char *k) {
-        return event_fields_get(f, k) ?: "(missing)";
-}
-
-static void check_field(const EventFields *f, const char *k, const char *want) {
-        CHECK(strcmp(get(f, k), want) == 0, "%s=%s, expected %s", k, get(f, k), want);
-}
+#define make_report script_make_report
 
 static void test_probe_result(void) {
         static const char *const documented[] = {
@@ -196,55 +161,6 @@ static void test_output_check(void) {
         event_fields_done(&f);
 }
 
-/* A Zen5 whose RDSEED returns 0 with CF=1: the result names the erratum in
- * the probe event, the status and JSON; with the fixed microcode it is only
- * mentioned as fixed; an unknown CPU gets no guess. */
-static void test_erratum_named(void) {
-        const bool cpuid[2] = { true, true };
-        CpuId zen5 = { .vendor = "AuthenticAMD", .have_fms = true, .family = 0x1a, .model = 0x02,
-                       .stepping = 1, .have_microcode = true, .microcode = 0xb002000 };
-        CpuId fixed = zen5, milan = { .vendor = "AuthenticAMD", .have_fms = true, .family = 0x19, .model = 0x01,
-                                      .stepping = 1, .have_microcode = true, .microcode = 0x1000065 };
-        _cleanup_free_ char *status = NULL;
-        _cleanup_json_ struct json_object *j = NULL;
-        struct json_object *in, *e;
-        ProbeReport r;
-        EventFields f = {};
-
-        fixed.microcode = 0xb00215a;
-        make_report(SCRIPT_ZERO_RATE, 0.1, 0, cpuid, &r);
-        probe_report_name_errata(&r, &zen5);
-        CHECK(r.instr[RNG_RDSEED].erratum && strcmp(r.instr[RNG_RDSEED].erratum->id, "amd-zen5-rdseed") == 0,
-              "Zen5 zero-rate: erratum %s", r.instr[RNG_RDSEED].erratum ? r.instr[RNG_RDSEED].erratum->id : "none");
-        CHECK(!r.instr[RNG_RDRAND].erratum, "RDRAND blamed");
-        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
-        check_field(&f, "RNG_ERRATUM", "amd-zen5-rdseed");
-        CHECK(strstr(get(&f, "MESSAGE"), "matches the known erratum amd-zen5-rdseed (fix: "), "MESSAGE=%s", get(&f, "MESSAGE"));
-        event_fields_done(&f);
-        status = status_format_probe(&r);
-        CHECK(status && strstr(status, "RDSEED broken") && strstr(status, "[known erratum amd-zen5-rdseed]"),
-              "status: %s", status ?: "(null)");
-        CHECK_EQ_INT(probe_report_to_json(&r, &j), 0);
-        CHECK(json_object_object_get_ex(j, "instructions", &in), "instructions");
-        e = json_object_object_get(json_object_array_get_idx(in, RNG_RDSEED), "erratum");
-        CHECK(e && strcmp(json_object_get_string(json_object_object_get(e, "id")), "amd-zen5-rdseed") == 0, "JSON erratum");
-
-        probe_report_name_errata(&r, &fixed);
-        CHECK(!r.instr[RNG_RDSEED].erratum, "fixed microcode blamed");
-        CHECK(r.instr[RNG_RDSEED].erratum_fixed, "fixed microcode not mentioned");
-        CHECK_EQ_U64(r.instr[RNG_RDSEED].erratum_fixed_microcode, 0xb00215a);
-
-        probe_report_name_errata(&r, &milan);
-        CHECK(!r.instr[RNG_RDSEED].erratum && !r.instr[RNG_RDSEED].erratum_fixed, "a guess on an unlisted CPU");
-        probe_report_name_errata(&r, NULL);
-        CHECK(!r.instr[RNG_RDSEED].erratum && !r.have_cpu, "a guess without a CPU identity");
-
-        /* A healthy Zen5 is not blamed. */
-        make_report(SCRIPT_HEALTHY, 0, 0, cpuid, &r);
-        probe_report_name_errata(&r, &zen5);
-        CHECK(!r.instr[RNG_RDSEED].erratum, "a healthy result blamed");
-}
-
 static void test_verdict_events(void) {
         const Verdict iv[2] = { VERDICT_OK, VERDICT_EXHAUSTED };
         VerdictEventInfo info = {
@@ -347,75 +263,7 @@ static void test_aggregator(void) {
         aggregator_done(&a);
 }
 
-static void test_report_model(void) {
-        const bool cpuid[2] = { true, true };
-        const Verdict iv[2] = { VERDICT_OK, VERDICT_EXHAUSTED };
-        VerdictEventInfo info = { .verdict = VERDICT_EXHAUSTED, .trigger = "boot", .instr_verdicts = iv, .cvm = "none" };
-        sd_id128_t b1 = { .bytes = { 1 } }, b2 = { .bytes = { 2 } };
-        _cleanup_free_ char *text = NULL;
-        struct json_object *j = NULL, *boots, *o;
-        size_t len = 0;
-        ProbeReport r;
-        Report rep = {};
-        EventFields f = {};
-        FILE *m;
-
-        make_report(SCRIPT_RANDOM_FAIL, 0.6, 0, cpuid, &r);
-        for (int i = 0; i < 2; i++) {
-                CHECK_EQ_INT(event_probe_result(&f, &r, i, "boot"), 0);
-                CHECK_EQ_INT(report_add_entry(&rep, b1, 1000 + i, &f), 0);
-                event_fields_done(&f);
-        }
-        CHECK_EQ_INT(event_verdict(&f, &info), 0);
-        CHECK_EQ_INT(report_add_entry(&rep, b1, 1002, &f), 0);
-        event_fields_done(&f);
-        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "reprobe"), 0);
-        CHECK_EQ_INT(report_add_entry(&rep, b1, 5000, &f), 0);
-        event_fields_done(&f);
-        info.have_previous = true;
-        info.previous = VERDICT_OK;
-        CHECK_EQ_INT(event_verdict(&f, &info), 0);
-        CHECK_EQ_INT(report_add_entry(&rep, b2, 9000, &f), 0);
-        event_fields_done(&f);
-
-        /* a kernel watch event (issue 5) */
-        CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_KERNEL_EXHAUSTED_STR), 0);
-        CHECK_EQ_INT(event_fields_addf(&f, "RNG_COUNT=5"), 0);
-        CHECK_EQ_INT(report_add_entry(&rep, b2, 9500, &f), 0);
-        event_fields_done(&f);
-
-        CHECK_EQ_INT(rep.n_boots, 2);
-        CHECK_EQ_INT(rep.boots[1].kernel_events[0], 1);
-        CHECK_EQ_U64(rep.boots[1].kernel_failures, 5);
-        CHECK(strcmp(rep.boots[0].boot_verdict, "exhausted") == 0, "boot verdict %s", rep.boots[0].boot_verdict);
-        CHECK_EQ_INT(rep.boots[0].probes, 2);
-        CHECK_EQ_U64(rep.boots[0].first_usec, 1000);
-        CHECK_EQ_U64(rep.boots[0].last_usec, 5000);
-        CHECK(strcmp(rep.boots[0].instr[RNG_RDSEED].worst_verdict, "exhausted") == 0, "worst");
-        CHECK(rep.boots[0].instr[RNG_RDSEED].failures > 0, "failures");
-        CHECK_EQ_INT(rep.boots[1].verdict_changes, 1);
-        CHECK(rep.boots[1].boot_verdict[0] == '\0', "second boot has no boot verdict");
-
-        m = open_memstream(&text, &len);
-        report_print(&rep, b2, m);
-        fclose(m);
-        CHECK(strstr(text, "Boot 01000000000000000000000000000000: "), "%s", text);
-        CHECK(strstr(text, "Boot 02000000000000000000000000000000 (current): "), "%s", text);
-        CHECK(strstr(text, "  RDSEED                 exhausted (worst exhausted): "), "%s", text);
-        CHECK(strstr(text, "  Kernel events:         1 exhausted, 0 failed (5 failures counted), 0 disabled, 0 defective\n"),
-              "%s", text);
-
-        CHECK_EQ_INT(report_to_json(&rep, b2, &j), 0);
-        CHECK(json_object_object_get_ex(j, "boots", &boots) && json_object_array_length(boots) == 2, "boots");
-        o = json_object_array_get_idx(boots, 1);
-        CHECK(json_object_get_boolean(json_object_object_get(o, "current")), "current");
-        CHECK(strcmp(json_object_get_string(json_object_object_get(o, "verdict")), "exhausted") == 0, "verdict");
-        json_object_put(j);
-        report_done(&rep);
-}
-
 int main(void) {
-        test_erratum_named();
         test_probe_result();
         test_exhausted_and_status();
         test_unsupported();
@@ -424,6 +272,5 @@ int main(void) {
         test_priorities_and_formats();
         test_fields_overflow();
         test_aggregator();
-        test_report_model();
         return test_result("test-journal-event");
 }

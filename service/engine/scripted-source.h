@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "probe.h"
 #include "rng-source.h"
 
 typedef enum ScriptKind {
@@ -35,3 +36,8 @@ double splitmix64_double(uint64_t *state);
 
 void script_init(Script *s, ScriptKind kind, unsigned width, double rate, uint64_t param, uint64_t param2,
                  uint64_t seed);
+
+/* A probe report: RDRAND healthy, RDSEED as the script kind given (rate,
+ * param), single-threaded runs of 2048 tries per width, cpuid[] as given,
+ * no kernel state. Aborts the test on failure. */
+void script_make_report(ScriptKind rdseed, double rate, uint64_t param, const bool cpuid[2], ProbeReport *ret);

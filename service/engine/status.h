@@ -3,15 +3,14 @@
 
 /* The probe's part of the STATUS= line, e.g.
  *   RDRAND ok (0 of 36.9k tries failed); RDSEED exhausted: 95 % of tries
- *   failed, 3.31k values needed >10 tries
+ *   failed, 3.31k values needed >1 tries
  * Pure: no I/O. */
 
 #include <stddef.h>
 
 #include "probe.h"
 
-/* "31 %", "4.2 %", "<0.1 %", "0 %". */
-char *format_percent(double fraction, char *buf, size_t len);
+#include "format-util.h"
 
 /* Returns a newly allocated string, NULL on allocation failure. */
 char *status_format_probe(const ProbeReport *r);

@@ -10,6 +10,7 @@
 #endif
 
 #include "cvm.h"
+#include "fileio.h"
 #include "kernel-state.h"
 #include "macro.h"
 
@@ -57,42 +58,18 @@ static void cpuid_probe(bool *ret_tdx, bool *ret_hypervisor) {
 #endif
 }
 
-static char *path_join(const char *root, const char *path) {
-        char *s;
-
-        if (asprintf(&s, "%s%s", root && strcmp(root, "/") != 0 ? root : "", path) < 0)
-                return NULL;
-        return s;
-}
-
 static bool path_exists(const char *root, const char *path) {
-        _cleanup_free_ char *p = path_join(root, path);
+        _cleanup_free_ char *p = path_join(root, path, NULL);
 
         return p && access(p, F_OK) == 0;
 }
 
 static char *read_text(const char *root, const char *path, size_t *ret_len) {
-        _cleanup_free_ char *p = path_join(root, path);
-        _cleanup_fclose_ FILE *f = NULL;
-        char *buf = NULL;
-        size_t size = 0;
-        FILE *m;
+        _cleanup_free_ char *p = path_join(root, path, NULL);
+        char *buf;
 
-        if (!p)
+        if (!p || read_small_file(p, 4u * 1024 * 1024, &buf, ret_len) < 0)
                 return NULL;
-        f = fopen(p, "re");
-        if (!f)
-                return NULL;
-        m = open_memstream(&buf, &size);
-        if (!m)
-                return NULL;
-        for (int c; (c = fgetc(f)) != EOF;)
-                fputc(c, m);
-        if (fclose(m) != 0) {
-                free(buf);
-                return NULL;
-        }
-        *ret_len = size;
         return buf;
 }
 

@@ -6,22 +6,8 @@
 
 #include "macro.h"
 #include "probe-summary.h"
-#include "probe-table.h"
+#include "format-util.h"
 #include "status.h"
-
-char *format_percent(double fraction, char *buf, size_t len) {
-        double p = fraction * 100;
-
-        if (p <= 0)
-                snprintf(buf, len, "0 %%");
-        else if (p < 0.1)
-                snprintf(buf, len, "<0.1 %%");
-        else if (p < 9.95)
-                snprintf(buf, len, "%.1f %%", p);
-        else
-                snprintf(buf, len, "%.0f %%", p);
-        return buf;
-}
 
 static void format_instruction(const ProbeReport *r, RngInstruction i, char *buf, size_t len) {
         const ProbeInstruction *in = &r->instr[i];

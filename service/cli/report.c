@@ -8,6 +8,7 @@
 #include <systemd/sd-journal.h>
 
 #include "journal-ids.h"
+#include "format-util.h"
 #include "macro.h"
 #include "probe-json.h"
 #include "probe-table.h"

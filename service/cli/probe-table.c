@@ -5,31 +5,9 @@
 #include <string.h>
 
 #include "macro.h"
+#include "format-util.h"
 #include "probe-summary.h"
 #include "probe-table.h"
-
-char *format_si(double v, char *buf, size_t len) {
-        static const char suffix[] = { ' ', 'k', 'M', 'G', 'T' };
-        unsigned i = 0;
-
-        while (v >= 999.5 && i + 1 < ELEMENTSOF(suffix)) {
-                v /= 1000;
-                i++;
-        }
-        if (i == 0)
-                snprintf(buf, len, "%.0f", v);
-        else
-                snprintf(buf, len, v < 9.995 ? "%.2f%c" : v < 99.95 ? "%.1f%c" : "%.0f%c", v, suffix[i]);
-        return buf;
-}
-
-/* A percentage: two decimals, or two significant digits below 0.01 %. */
-static char *format_pct(double fraction, char *buf, size_t len) {
-        double pct = fraction * 100;
-
-        snprintf(buf, len, pct == 0 || pct >= 0.01 ? "%.2f" : "%.2g", pct);
-        return buf;
-}
 
 /* "0-3,8" */
 static void format_cpu_set(const cpu_set_t *set, char *buf, size_t len) {
@@ -131,8 +109,8 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
                         const ProbeRun *run = &in->runs[j];
                         char vps[16], bps[16], ci[48], lo[16], hi[16], lat[32], checks[384];
 
-                        snprintf(ci, sizeof(ci), "%s-%s", format_pct(run->failure_ci_low, lo, sizeof(lo)),
-                                 format_pct(run->failure_ci_high, hi, sizeof(hi)));
+                        snprintf(ci, sizeof(ci), "%s-%s", format_percent_column(run->failure_ci_low, lo, sizeof(lo)),
+                                 format_percent_column(run->failure_ci_high, hi, sizeof(hi)));
                         if (run->latency_samples > 0 && rng_arch_supported())
                                 snprintf(lat, sizeof(lat), "%" PRIu64 "/%" PRIu64, run->latency_median, run->latency_p99);
                         else

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "macro.h"
 #include "parse-util.h"
 #include "probe.h"
@@ -549,18 +550,15 @@ int probe_run_contention(const RngSource *const *srcs, const int *cpus, unsigned
 }
 
 static int read_cpu_list_file(const char *path, cpu_set_t *ret) {
-        char buf[4096];
-        _cleanup_fclose_ FILE *f = fopen(path, "re");
+        _cleanup_free_ char *buf = NULL;
         size_t n;
         int r;
 
-        if (!f)
-                return negative_errno();
-        n = fread(buf, 1, sizeof(buf), f);
-        if (ferror(f))
-                return -EIO;
-        if (n == sizeof(buf))
+        r = read_small_file(path, 4096, &buf, &n);
+        if (r == -EFBIG)
                 return log_error_errno(-E2BIG, "%s: CPU list too long", path);
+        if (r < 0)
+                return r;
         r = parse_cpu_list(buf, n, ret);
         if (r < 0)
                 return log_error_errno(r, "%s: invalid CPU list", path);

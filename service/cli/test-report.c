@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* rng-health report's model (journal entries -> boots) and the probe's
+ * JSON naming a matched erratum: from events built with scripted sources,
+ * no journal. */
+
+#include <string.h>
+
+#include "journal-event.h"
+#include "journal-ids.h"
+#include "macro.h"
+#include "probe-errata.h"
+#include "probe-json.h"
+#include "report.h"
+#include "scripted-source.h"
+#include "status.h"
+#include "test-event-util.h"
+#include "test-util.h"
+
+#define make_report script_make_report
+
+/* A Zen5 whose RDSEED returns 0 with CF=1: the result names the erratum in
+ * the probe event, the status and JSON; with the fixed microcode it is only
+ * mentioned as fixed; an unknown CPU gets no guess. */
+static void test_erratum_named(void) {
+        const bool cpuid[2] = { true, true };
+        CpuId zen5 = { .vendor = "AuthenticAMD", .have_fms = true, .family = 0x1a, .model = 0x02,
+                       .stepping = 1, .have_microcode = true, .microcode = 0xb002000 };
+        CpuId fixed = zen5, milan = { .vendor = "AuthenticAMD", .have_fms = true, .family = 0x19, .model = 0x01,
+                                      .stepping = 1, .have_microcode = true, .microcode = 0x1000065 };
+        _cleanup_free_ char *status = NULL;
+        _cleanup_json_ struct json_object *j = NULL;
+        struct json_object *in, *e;
+        ProbeReport r;
+        EventFields f = {};
+
+        fixed.microcode = 0xb00215a;
+        make_report(SCRIPT_ZERO_RATE, 0.1, 0, cpuid, &r);
+        probe_report_name_errata(&r, &zen5);
+        CHECK(r.instr[RNG_RDSEED].erratum && strcmp(r.instr[RNG_RDSEED].erratum->id, "amd-zen5-rdseed") == 0,
+              "Zen5 zero-rate: erratum %s", r.instr[RNG_RDSEED].erratum ? r.instr[RNG_RDSEED].erratum->id : "none");
+        CHECK(!r.instr[RNG_RDRAND].erratum, "RDRAND blamed");
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
+        check_field(&f, "RNG_ERRATUM", "amd-zen5-rdseed");
+        CHECK(strstr(get(&f, "MESSAGE"), "matches the known erratum amd-zen5-rdseed (fix: "), "MESSAGE=%s", get(&f, "MESSAGE"));
+        event_fields_done(&f);
+        status = status_format_probe(&r);
+        CHECK(status && strstr(status, "RDSEED broken") && strstr(status, "[known erratum amd-zen5-rdseed]"),
+              "status: %s", status ?: "(null)");
+        CHECK_EQ_INT(probe_report_to_json(&r, &j), 0);
+        CHECK(json_object_object_get_ex(j, "instructions", &in), "instructions");
+        e = json_object_object_get(json_object_array_get_idx(in, RNG_RDSEED), "erratum");
+        CHECK(e && strcmp(json_object_get_string(json_object_object_get(e, "id")), "amd-zen5-rdseed") == 0, "JSON erratum");
+
+        probe_report_name_errata(&r, &fixed);
+        CHECK(!r.instr[RNG_RDSEED].erratum, "fixed microcode blamed");
+        CHECK(r.instr[RNG_RDSEED].erratum_fixed, "fixed microcode not mentioned");
+        CHECK_EQ_U64(r.instr[RNG_RDSEED].erratum_fixed_microcode, 0xb00215a);
+
+        probe_report_name_errata(&r, &milan);
+        CHECK(!r.instr[RNG_RDSEED].erratum && !r.instr[RNG_RDSEED].erratum_fixed, "a guess on an unlisted CPU");
+        probe_report_name_errata(&r, NULL);
+        CHECK(!r.instr[RNG_RDSEED].erratum && !r.have_cpu, "a guess without a CPU identity");
+
+        /* A healthy Zen5 is not blamed. */
+        make_report(SCRIPT_HEALTHY, 0, 0, cpuid, &r);
+        probe_report_name_errata(&r, &zen5);
+        CHECK(!r.instr[RNG_RDSEED].erratum, "a healthy result blamed");
+}
+
+static void test_report_model(void) {
+        const bool cpuid[2] = { true, true };
+        const Verdict iv[2] = { VERDICT_OK, VERDICT_EXHAUSTED };
+        VerdictEventInfo info = { .verdict = VERDICT_EXHAUSTED, .trigger = "boot", .instr_verdicts = iv, .cvm = "none" };
+        sd_id128_t b1 = { .bytes = { 1 } }, b2 = { .bytes = { 2 } };
+        _cleanup_free_ char *text = NULL;
+        struct json_object *j = NULL, *boots, *o;
+        size_t len = 0;
+        ProbeReport r;
+        Report rep = {};
+        EventFields f = {};
+        FILE *m;
+
+        make_report(SCRIPT_RANDOM_FAIL, 0.6, 0, cpuid, &r);
+        for (int i = 0; i < 2; i++) {
+                CHECK_EQ_INT(event_probe_result(&f, &r, i, "boot"), 0);
+                CHECK_EQ_INT(report_add_entry(&rep, b1, 1000 + i, &f), 0);
+                event_fields_done(&f);
+        }
+        CHECK_EQ_INT(event_verdict(&f, &info), 0);
+        CHECK_EQ_INT(report_add_entry(&rep, b1, 1002, &f), 0);
+        event_fields_done(&f);
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "reprobe"), 0);
+        CHECK_EQ_INT(report_add_entry(&rep, b1, 5000, &f), 0);
+        event_fields_done(&f);
+        info.have_previous = true;
+        info.previous = VERDICT_OK;
+        CHECK_EQ_INT(event_verdict(&f, &info), 0);
+        CHECK_EQ_INT(report_add_entry(&rep, b2, 9000, &f), 0);
+        event_fields_done(&f);
+
+        /* a kernel watch event (issue 5) */
+        CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_KERNEL_EXHAUSTED_STR), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_COUNT=5"), 0);
+        CHECK_EQ_INT(report_add_entry(&rep, b2, 9500, &f), 0);
+        event_fields_done(&f);
+
+        CHECK_EQ_INT(rep.n_boots, 2);
+        CHECK_EQ_INT(rep.boots[1].kernel_events[0], 1);
+        CHECK_EQ_U64(rep.boots[1].kernel_failures, 5);
+        CHECK(strcmp(rep.boots[0].boot_verdict, "exhausted") == 0, "boot verdict %s", rep.boots[0].boot_verdict);
+        CHECK_EQ_INT(rep.boots[0].probes, 2);
+        CHECK_EQ_U64(rep.boots[0].first_usec, 1000);
+        CHECK_EQ_U64(rep.boots[0].last_usec, 5000);
+        CHECK(strcmp(rep.boots[0].instr[RNG_RDSEED].worst_verdict, "exhausted") == 0, "worst");
+        CHECK(rep.boots[0].instr[RNG_RDSEED].failures > 0, "failures");
+        CHECK_EQ_INT(rep.boots[1].verdict_changes, 1);
+        CHECK(rep.boots[1].boot_verdict[0] == '\0', "second boot has no boot verdict");
+
+        m = open_memstream(&text, &len);
+        report_print(&rep, b2, m);
+        fclose(m);
+        CHECK(strstr(text, "Boot 01000000000000000000000000000000: "), "%s", text);
+        CHECK(strstr(text, "Boot 02000000000000000000000000000000 (current): "), "%s", text);
+        CHECK(strstr(text, "  RDSEED                 exhausted (worst exhausted): "), "%s", text);
+        CHECK(strstr(text, "  Kernel events:         1 exhausted, 0 failed (5 failures counted), 0 disabled, 0 defective\n"),
+              "%s", text);
+
+        CHECK_EQ_INT(report_to_json(&rep, b2, &j), 0);
+        CHECK(json_object_object_get_ex(j, "boots", &boots) && json_object_array_length(boots) == 2, "boots");
+        o = json_object_array_get_idx(boots, 1);
+        CHECK(json_object_get_boolean(json_object_object_get(o, "current")), "current");
+        CHECK(strcmp(json_object_get_string(json_object_object_get(o, "verdict")), "exhausted") == 0, "verdict");
+        json_object_put(j);
+        report_done(&rep);
+}
+
+int main(void) {
+        test_erratum_named();
+        test_report_model();
+        return test_result("test-report");
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <stdio.h>
+
+#include "format-util.h"
+#include "macro.h"
+
+char *format_si(double v, char *buf, size_t len) {
+        static const char suffix[] = { ' ', 'k', 'M', 'G', 'T' };
+        unsigned i = 0;
+
+        while (v >= 999.5 && i + 1 < ELEMENTSOF(suffix)) {
+                v /= 1000;
+                i++;
+        }
+        if (i == 0)
+                snprintf(buf, len, "%.0f", v);
+        else
+                snprintf(buf, len, v < 9.995 ? "%.2f%c" : v < 99.95 ? "%.1f%c" : "%.0f%c", v, suffix[i]);
+        return buf;
+}
+
+char *format_percent(double fraction, char *buf, size_t len) {
+        double p = fraction * 100;
+
+        if (p <= 0)
+                snprintf(buf, len, "0 %%");
+        else if (p < 0.1)
+                snprintf(buf, len, "<0.1 %%");
+        else if (p < 9.95)
+                snprintf(buf, len, "%.1f %%", p);
+        else
+                snprintf(buf, len, "%.0f %%", p);
+        return buf;
+}
+
+char *format_percent_column(double fraction, char *buf, size_t len) {
+        double pct = fraction * 100;
+
+        snprintf(buf, len, pct == 0 || pct >= 0.01 ? "%.2f" : "%.2g", pct);
+        return buf;
+}
