@@ -1,35 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* The daemon's verdict and status line, fed by several sources: the probe
- * now, the kernel watch (issue 5) later. Each source reports its own
- * verdict and a status fragment; the overall verdict is the worst of them
- * and the status line joins the fragments in registration order. Pure. */
+/* The daemon's overall verdict and status line over its verdict sources
+ * (verdict-source.h: the probe watch and the kernel watch): the verdict is
+ * the worst reported one, the status line joins the fragments in the order
+ * the sources were added. It also remembers the verdict last announced, so
+ * the Manager can tell a change from a repeat. Pure: no I/O. */
 
 #include <stdbool.h>
 
-#include "verdict.h"
+#include "verdict-source.h"
 
 #define AGGREGATOR_MAX_SOURCES 4
 
-typedef struct AggregatorSource {
-        const char *name;  /* "probe", "kernel": RNG_SOURCE in events */
-        bool reported;
-        Verdict verdict;
-        char *status;
-} AggregatorSource;
-
 typedef struct Aggregator {
         unsigned n_sources;
-        AggregatorSource sources[AGGREGATOR_MAX_SOURCES];
+        const VerdictSource *sources[AGGREGATOR_MAX_SOURCES];
+        bool announced;        /* a verdict was announced */
+        Verdict announced_verdict;
 } Aggregator;
 
-/* Returns the source's index, or -E2BIG. name must stay valid. */
-int aggregator_add_source(Aggregator *a, const char *name);
-/* Returns 1 if the overall verdict changed, 0 if not, -errno on error. */
-int aggregator_report(Aggregator *a, unsigned source, Verdict v, const char *status);
+/* -E2BIG past AGGREGATOR_MAX_SOURCES. s must outlive the aggregator. */
+int aggregator_add_source(Aggregator *a, const VerdictSource *s);
 /* false until some source has reported. */
 bool aggregator_verdict(const Aggregator *a, Verdict *ret);
 /* The fragments of the reported sources joined by "; " (newly allocated). */
 char *aggregator_status(const Aggregator *a);
-void aggregator_done(Aggregator *a);
+
+typedef struct AggregatorChange {
+        Verdict verdict;
+        bool first;          /* nothing was announced before */
+        bool changed;        /* first, or different from the announced one */
+        Verdict previous;    /* the announced one, when !first */
+} AggregatorChange;
+
+/* The current verdict against the announced one, which it then becomes.
+ * false (and nothing announced) while no source has reported. */
+bool aggregator_announce(Aggregator *a, AggregatorChange *ret);

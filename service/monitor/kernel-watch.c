@@ -47,8 +47,7 @@ struct KernelWatch {
 
         char *state_dir, *sysfs_root;
         uint64_t flush_usec, settle_usec;
-        KernelWatchNotifyFn notify;
-        void *userdata;
+        VerdictSource *source; /* the Manager's; NULL once detached */
 
         Bucket buckets[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX];
         char *read_cursor;     /* last entry consumed (recorded once flushed) */
@@ -261,9 +260,7 @@ static int watch_update_verdict(KernelWatch *w) {
         if (!w->status)
                 return -ENOMEM;
         w->verdict = v;
-        if (w->notify)
-                w->notify(w, w->verdict, w->status, w->userdata);
-        return 0;
+        return verdict_source_report(w->source, w->verdict, w->status, "kernel");
 }
 
 /* --- recording ------------------------------------------------------------------ */
@@ -676,8 +673,7 @@ static void watch_load_state(KernelWatch *w, sd_id128_t boot) {
         watch_state_done(&pending);
 }
 
-int kernel_watch_new(sd_event *e, const KernelWatchParams *p, KernelWatchNotifyFn notify,
-                     void *userdata, KernelWatch **ret) {
+int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *source, KernelWatch **ret) {
         _cleanup_(kernel_watch_freep) KernelWatch *w = NULL;
         sd_id128_t boot;
         int r, fd, events;
@@ -689,8 +685,7 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, KernelWatchNotifyF
         if (!w)
                 return -ENOMEM;
         w->event = sd_event_ref(e);
-        w->notify = notify;
-        w->userdata = userdata;
+        w->source = source;
         w->flush_usec = p->flush_usec;
         w->settle_usec = p->settle_usec;
         if ((p->state_dir && !(w->state_dir = strdup(p->state_dir))) ||
@@ -752,6 +747,9 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, KernelWatchNotifyF
 KernelWatch *kernel_watch_free(KernelWatch *w) {
         if (!w)
                 return NULL;
+        /* Flush what is pending into the journal, but report nothing: the
+         * Manager may be going away. */
+        (void) verdict_source_detach(&w->source);
         if (w->pending && w->journal)
                 (void) watch_flush(w);
         sd_event_source_disable_unref(w->journal_source);

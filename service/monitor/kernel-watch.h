@@ -37,12 +37,10 @@
 #include "journal-event.h"
 #include "kernel-counters.h"
 #include "kernel-rng-msg.h"
+#include "verdict-source.h"
 #include "verdict.h"
 
 typedef struct KernelWatch KernelWatch;
-
-/* Called when the kernel watch's verdict or status fragment changes. */
-typedef void (*KernelWatchNotifyFn)(KernelWatch *w, Verdict v, const char *status, void *userdata);
 
 typedef struct KernelWatchParams {
         const char *state_dir;  /* NULL: no persistence (start of the boot each time) */
@@ -77,9 +75,12 @@ int event_kernel(EventFields *f, const KernelEventInfo *info);
  * degraded, defective -> broken. */
 Verdict kernel_rng_msg_kind_verdict(KernelRngMsgKind k);
 
-int kernel_watch_new(sd_event *e, const KernelWatchParams *p, KernelWatchNotifyFn notify,
-                     void *userdata, KernelWatch **ret);
-/* Saves the state (position and counts) and frees. */
+/* Reports its verdict and status fragment ("kernel: ...") through source
+ * (the Manager's): once from what this boot logged before the start (so it
+ * may report before returning, and before failing), then on every change. */
+int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *source, KernelWatch **ret);
+/* Flushes pending events, saves the state (position and counts) and frees;
+ * reports nothing. */
 KernelWatch *kernel_watch_free(KernelWatch *w);
 static inline void kernel_watch_freep(KernelWatch **w) {
         kernel_watch_free(*w);

@@ -12,11 +12,8 @@
 
 struct ProbeWatch {
         sd_event *event;
-        Aggregator *aggregator;
-        int source;
+        VerdictSource *source; /* the Manager's; NULL once detached */
         const Config *config;
-        ProbeWatchDoneFn done;
-        void *userdata;
         sd_event_source *timer;
         /* what the last unavailable events said, to send them only on change */
         bool unavailable_known[_RNG_INSTRUCTION_MAX];
@@ -93,7 +90,7 @@ static int run_probe(const ProbeWatch *w, ProbeReport *report) {
 int probe_watch_run(ProbeWatch *w, const char *trigger) {
         _cleanup_free_ ProbeReport *report = NULL;
         _cleanup_free_ char *status = NULL;
-        int r, changed;
+        int r;
 
         /* ~15 KiB: kept off the event loop's stack. */
         report = malloc(sizeof(*report));
@@ -111,19 +108,15 @@ int probe_watch_run(ProbeWatch *w, const char *trigger) {
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
                 w->verdicts[i] = report->instr[i].verdict;
 
-        status = status_format_probe(report);
-        if (!status)
-                return -ENOMEM;
-        changed = aggregator_report(w->aggregator, (unsigned) w->source, report->verdict, status);
-        if (changed < 0)
-                return changed;
-
+        /* Re-arm first: no early return below may stop periodic probing. */
         r = probe_watch_arm(w);
         if (r < 0)
                 log_full(LOG_ERR, "failed to arm the re-probe timer: %s", strerror(-r));
-        if (w->done)
-                w->done(w->userdata, changed > 0, trigger);
-        return 0;
+
+        status = status_format_probe(report);
+        if (!status)
+                return -ENOMEM;
+        return verdict_source_report(w->source, report->verdict, status, trigger);
 }
 
 static int on_timer(sd_event_source *s, uint64_t usec, void *userdata) {
@@ -160,24 +153,16 @@ const Verdict *probe_watch_instruction_verdicts(const ProbeWatch *w) {
         return w->verdicts;
 }
 
-int probe_watch_new(sd_event *e, Aggregator *agg, const Config *config, ProbeWatchDoneFn done, void *userdata,
-                    ProbeWatch **ret) {
+int probe_watch_new(sd_event *e, const Config *config, VerdictSource *source, ProbeWatch **ret) {
         ProbeWatch *w;
-        int r;
 
-        r = aggregator_add_source(agg, "probe");
-        if (r < 0)
-                return r;
         w = calloc(1, sizeof(*w));
         if (!w)
                 return -ENOMEM;
         *w = (ProbeWatch) {
                 .event = sd_event_ref(e),
-                .aggregator = agg,
-                .source = r,
+                .source = source,
                 .config = config,
-                .done = done,
-                .userdata = userdata,
         };
         *ret = w;
         return 0;
@@ -186,6 +171,7 @@ int probe_watch_new(sd_event *e, Aggregator *agg, const Config *config, ProbeWat
 ProbeWatch *probe_watch_free(ProbeWatch *w) {
         if (!w)
                 return NULL;
+        (void) verdict_source_detach(&w->source);
         sd_event_source_disable_unref(w->timer);
         sd_event_unref(w->event);
         free(w);

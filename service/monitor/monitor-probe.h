@@ -3,22 +3,19 @@
 
 /* The probe as a verdict source of the daemon: runs the probe engine at
  * boot, on reload and on a re-probe timer, sends the per-instruction
- * journal events and reports its verdict and status fragment to the
- * aggregator. Knows nothing of the Manager: it calls back when done. */
+ * journal events and reports its verdict and status fragment through its
+ * VerdictSource (verdict-source.h). Knows nothing of the Manager. */
 
 #include <systemd/sd-event.h>
 
-#include "aggregator.h"
 #include "config.h"
+#include "verdict-source.h"
 
 typedef struct ProbeWatch ProbeWatch;
 
-/* Called after each probe that reported to the aggregator; changed: the
- * overall verdict changed (or is the first). */
-typedef void (*ProbeWatchDoneFn)(void *userdata, bool changed, const char *trigger);
-
-int probe_watch_new(sd_event *e, Aggregator *agg, const Config *config, ProbeWatchDoneFn done, void *userdata,
-                    ProbeWatch **ret);
+/* source: where it reports (the Manager's), kept until probe_watch_free(),
+ * which reports nothing. */
+int probe_watch_new(sd_event *e, const Config *config, VerdictSource *source, ProbeWatch **ret);
 ProbeWatch *probe_watch_free(ProbeWatch *w);
 
 /* Probe now ("boot", "reload"; the timer uses "reprobe") and re-arm the

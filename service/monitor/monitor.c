@@ -11,6 +11,7 @@
 #include "journal-event.h"
 #include "macro.h"
 #include "monitor.h"
+#include "time-util.h"
 
 int monitor_exit_status_for_verdict(Verdict v) {
         switch (v) {
@@ -43,103 +44,84 @@ static void send_config_error(const ConfigError *e, const char *action) {
         event_fields_done(&f);
 }
 
-static void update_cvm(Manager *m) {
+/* After each configuration load: whether the machine counts as a
+ * confidential VM (detected, or forced by ConfidentialVM=) and the FailOn=
+ * mask that follows. */
+static void update_policy(Manager *m) {
         switch (m->config.confidential_vm) {
         case CVM_SETTING_YES:
-                /* Forced: keep the detected kind if there is one. */
-                m->cvm = m->cvm_detected != CVM_NONE ? m->cvm_detected : CVM_TDX;
+                m->cvm = true;
                 break;
         case CVM_SETTING_NO:
-                m->cvm = CVM_NONE;
+                m->cvm = false;
                 break;
         default:
-                m->cvm = m->cvm_detected;
+                m->cvm = m->cvm_detected != CVM_NONE;
         }
+        m->fail_on = config_fail_on(&m->config, m->cvm);
 }
 
+/* "tdx", "sev-snp", ...; "forced" for ConfidentialVM=yes where nothing was
+ * detected; "none". */
 static const char *cvm_name(const Manager *m) {
-        if (m->config.confidential_vm == CVM_SETTING_YES && m->cvm_detected == CVM_NONE)
-                return "forced"; /* ConfidentialVM=yes on a machine where nothing was detected */
-        return cvm_to_string(m->cvm);
-}
-
-static void fill_info(const Manager *m, VerdictEventInfo *info, const char *status, const char *trigger) {
-        *info = (VerdictEventInfo) {
-                .verdict = m->verdict,
-                .trigger = trigger,
-                .source = strcmp(trigger, "kernel") == 0 ? "kernel" : "probe",
-                .status = status,
-                .instr_verdicts = probe_watch_instruction_verdicts(m->probe),
-                .cvm = cvm_name(m),
-                .fail_on = config_fail_on(&m->config, m->cvm != CVM_NONE),
-        };
+        if (!m->cvm)
+                return cvm_to_string(CVM_NONE);
+        if (m->cvm_detected == CVM_NONE)
+                return "forced";
+        return cvm_to_string(m->cvm_detected);
 }
 
 static void notify_status(const Manager *m, const char *status, bool ready, bool failing) {
         char mask[64];
 
-        verdict_mask_format(config_fail_on(&m->config, m->cvm != CVM_NONE), mask, sizeof(mask));
+        verdict_mask_format(m->fail_on, mask, sizeof(mask));
         (void) sd_notifyf(false, "%sSTATUS=%s%s%s%s%s%s%s", ready ? "READY=1\n" : "",
                           failing ? "FAILED (FailOn=" : "", failing ? mask : "", failing ? "): " : "", status,
-                          m->cvm != CVM_NONE ? "; confidential VM: " : "", m->cvm != CVM_NONE ? cvm_name(m) : "",
+                          m->cvm ? "; confidential VM: " : "", m->cvm ? cvm_name(m) : "",
                           m->reload_failed ? "; configuration error on reload, previous configuration kept (see journalctl -u rng-health)" : "");
 }
 
-/* A source reported: verdict events, STATUS=, FailOn=. */
-static void on_source_done(void *userdata, bool changed, const char *trigger) {
+static void send_fields(int r, EventFields *f, int priority, const char *what) {
+        if (r >= 0)
+                r = event_send(f);
+        if (r < 0)
+                log_full(priority, "failed to send %s event: %s", what, strerror(-r));
+        event_fields_done(f);
+}
+
+/* A verdict source reported: the verdict event on a change, STATUS=, and
+ * FailOn=. The listener of both sources. */
+static void on_source_report(VerdictSource *source, const char *trigger, void *userdata) {
         Manager *m = userdata;
         _cleanup_free_ char *status = aggregator_status(&m->aggregator);
+        AggregatorChange c;
         VerdictEventInfo info;
         EventFields f = {};
-        Verdict v, previous = m->verdict;
-        bool first = !m->have_verdict;
-        unsigned fail_on;
-        int r;
 
-        if (!aggregator_verdict(&m->aggregator, &v))
+        if (!aggregator_announce(&m->aggregator, &c))
                 return;
-        m->verdict = v;
-        m->have_verdict = true;
-        fill_info(m, &info, status, trigger);
-        if (first || (changed && v != previous)) {
-                info.have_previous = !first;
-                info.previous = previous;
-                r = event_verdict(&f, &info);
-                if (r >= 0)
-                        r = event_send(&f);
-                if (r < 0)
-                        log_full(LOG_WARNING, "failed to send verdict event: %s", strerror(-r));
-                event_fields_done(&f);
-        }
+        info = (VerdictEventInfo) {
+                .verdict = c.verdict,
+                .trigger = trigger,
+                .source = source->name,
+                .status = status,
+                .instr_verdicts = probe_watch_instruction_verdicts(m->probe),
+                .cvm = cvm_name(m),
+                .fail_on = m->fail_on,
+                .have_previous = !c.first,
+                .previous = c.previous,
+        };
+        if (c.changed)
+                send_fields(event_verdict(&f, &info), &f, LOG_WARNING, "verdict");
 
-        fail_on = config_fail_on(&m->config, m->cvm != CVM_NONE);
-        if (fail_on & (1u << v)) {
-                m->exit_status = monitor_exit_status_for_verdict(v);
-                r = event_policy_failure(&f, &info, m->exit_status);
-                if (r >= 0)
-                        r = event_send(&f);
-                if (r < 0)
-                        log_full(LOG_CRIT, "verdict %s is in FailOn=: exiting with status %d", verdict_to_string(v),
-                                 m->exit_status);
-                event_fields_done(&f);
+        if (m->fail_on & (1u << c.verdict)) {
+                m->exit_status = monitor_exit_status_for_verdict(c.verdict);
+                send_fields(event_policy_failure(&f, &info, m->exit_status), &f, LOG_CRIT, "FailOn= policy");
                 notify_status(m, status ?: "", false, true);
                 (void) sd_event_exit(m->event, m->exit_status);
                 return;
         }
         notify_status(m, status ?: "", false, false);
-}
-
-/* The kernel watch's verdict or status fragment changed. */
-static void on_kernel_verdict(KernelWatch *w, Verdict v, const char *status, void *userdata) {
-        Manager *m = userdata;
-        int r;
-
-        r = aggregator_report(&m->aggregator, (unsigned) m->kernel_source, v, status);
-        if (r < 0) {
-                log_full(LOG_ERR, "failed to record the kernel watch's verdict: %s", strerror(-r));
-                return;
-        }
-        on_source_done(m, r > 0, "kernel");
 }
 
 /* Follows the kernel's RNG messages from the start of this boot (before
@@ -160,17 +142,14 @@ static void start_kernel_watch(Manager *m) {
         }
         p.state_dir = state_dir;
         p.sysfs_root = m->root;
-        r = kernel_watch_new(m->event, &p, on_kernel_verdict, m, &m->kernel);
+        r = kernel_watch_new(m->event, &p, &m->kernel_source, &m->kernel);
         if (r < 0) {
                 log_full(LOG_WARNING, "kernel watch: cannot follow the kernel log: %s", strerror(-r));
                 /* Keep what it may have reported before failing (a catch-up
                  * verdict); otherwise say that the kernel is not watched. */
-                if (m->aggregator.sources[m->kernel_source].reported)
-                        return;
-                r = aggregator_report(&m->aggregator, (unsigned) m->kernel_source, VERDICT_OK,
-                                      "kernel: not watched (journal not readable)");
-                if (r >= 0)
-                        on_source_done(m, r > 0, "kernel");
+                if (!m->kernel_source.reported)
+                        (void) verdict_source_report(&m->kernel_source, VERDICT_OK,
+                                                     "kernel: not watched (journal not readable)", "kernel");
         }
 }
 
@@ -179,13 +158,6 @@ static int on_terminate(sd_event_source *s, const struct signalfd_siginfo *si, v
 
         (void) sd_notify(false, "STOPPING=1\nSTATUS=Stopping.");
         return sd_event_exit(m->event, EXIT_MONITOR_OK);
-}
-
-static uint64_t now_monotonic_usec(void) {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u;
 }
 
 /* SIGHUP (systemctl reload): re-read the configuration; on error keep the
@@ -197,7 +169,7 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
         int r;
 
         (void) sd_notifyf(false, "RELOADING=1\nMONOTONIC_USEC=%llu\nSTATUS=Reloading configuration...",
-                          (unsigned long long) now_monotonic_usec());
+                          (unsigned long long) (now_nsec() / 1000));
         r = config_load(m->root, &c, &err);
         if (r < 0) {
                 send_config_error(&err, "kept the previous configuration");
@@ -205,7 +177,7 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
         } else {
                 m->config = c;
                 m->reload_failed = false;
-                update_cvm(m);
+                update_policy(m);
         }
 
         r = probe_watch_run(m->probe, "reload");
@@ -235,18 +207,19 @@ int manager_new(const char *root, Manager **ret) {
                 return -EINVAL;
         }
         m->cvm_detected = cvm_detect(m->root);
-        update_cvm(m);
+        update_policy(m);
 
         r = sd_event_default(&m->event);
         if (r < 0)
                 return log_error_errno(r, "failed to allocate event loop: %s", strerror(-r));
-        r = probe_watch_new(m->event, &m->aggregator, &m->config, on_source_done, m, &m->probe);
+        /* Status fragments in this order: the probe's, then the kernel's. */
+        verdict_source_init(&m->probe_source, "probe", on_source_report, m);
+        verdict_source_init(&m->kernel_source, "kernel", on_source_report, m);
+        (void) aggregator_add_source(&m->aggregator, &m->probe_source);
+        (void) aggregator_add_source(&m->aggregator, &m->kernel_source);
+        r = probe_watch_new(m->event, &m->config, &m->probe_source, &m->probe);
         if (r < 0)
                 return log_error_errno(r, "failed to set up the probe: %s", strerror(-r));
-        m->kernel_source = aggregator_add_source(&m->aggregator, "kernel");
-        if (m->kernel_source < 0)
-                return log_error_errno(m->kernel_source, "failed to set up the kernel watch: %s",
-                                       strerror(-m->kernel_source));
         *ret = m;
         m = NULL;
         return 0;
@@ -255,9 +228,11 @@ int manager_new(const char *root, Manager **ret) {
 Manager *manager_free(Manager *m) {
         if (!m)
                 return NULL;
+        /* The watches report nothing from their destructors. */
         kernel_watch_free(m->kernel);
         probe_watch_free(m->probe);
-        aggregator_done(&m->aggregator);
+        verdict_source_done(&m->kernel_source);
+        verdict_source_done(&m->probe_source);
         sd_event_unref(m->event);
         free(m->root);
         free(m);

@@ -2,10 +2,11 @@
 #pragma once
 
 /* `rng-health monitor`: the daemon behind rng-health.service. The Manager
- * owns the event loop, the configuration, the policy and the aggregator;
- * verdict sources (the probe now, the kernel watch of issue 5 later) feed
- * the aggregator and call back, and the Manager turns the overall verdict
- * into STATUS=, verdict events and the FailOn= decision. */
+ * owns the event loop, the configuration, the policy and the aggregator,
+ * and one VerdictSource (verdict-source.h) for each producer: the probe
+ * watch and the kernel watch report through theirs, and the Manager's
+ * listener turns the overall verdict into STATUS=, verdict events and the
+ * FailOn= decision. */
 
 #include <stdbool.h>
 
@@ -36,14 +37,13 @@ typedef struct Manager {
         sd_event *event;
         char *root;             /* configuration root, NULL: / */
         Config config;
-        ConfidentialVm cvm;     /* in effect: detected, or ConfidentialVM= */
         ConfidentialVm cvm_detected;
-        Aggregator aggregator;
+        bool cvm;               /* treated as a confidential VM: detected, or ConfidentialVM= */
+        unsigned fail_on;       /* FailOn= mask in effect (config_fail_on()) */
+        VerdictSource probe_source, kernel_source;
+        Aggregator aggregator;  /* over the two sources */
         ProbeWatch *probe;
         KernelWatch *kernel;    /* NULL until started, or if it could not be */
-        int kernel_source;      /* its aggregator source */
-        bool have_verdict;      /* the boot verdict was sent */
-        Verdict verdict;
         bool reload_failed;     /* the last reload kept the previous configuration */
         int exit_status;
 } Manager;

@@ -237,30 +237,70 @@ static void test_fields_overflow(void) {
         event_fields_done(&f);
 }
 
+/* A listener that records what it heard, with the aggregate at that time. */
+typedef struct Heard {
+        unsigned calls;
+        const VerdictSource *source;
+        const char *trigger;
+        Aggregator *a;
+        AggregatorChange change;
+        bool announced;
+} Heard;
+
+static void hear(VerdictSource *s, const char *trigger, void *userdata) {
+        Heard *h = userdata;
+
+        h->calls++;
+        h->source = s;
+        h->trigger = trigger;
+        h->announced = aggregator_announce(h->a, &h->change);
+}
+
+/* The sources store before they call; the aggregator takes the worst
+ * verdict, joins fragments in order and tells a change from a repeat; a
+ * detached producer reports nothing. */
 static void test_aggregator(void) {
         _cleanup_free_ char *s1 = NULL, *s2 = NULL;
+        VerdictSource probe, kernel, extra[AGGREGATOR_MAX_SOURCES] = {}, *handle;
         Aggregator a = {};
+        Heard h = { .a = &a };
         Verdict v;
-        int probe, kernel;
 
-        probe = aggregator_add_source(&a, "probe");
-        kernel = aggregator_add_source(&a, "kernel");
-        CHECK(probe == 0 && kernel == 1, "indexes %d %d", probe, kernel);
+        verdict_source_init(&probe, "probe", hear, &h);
+        verdict_source_init(&kernel, "kernel", hear, &h);
+        CHECK_EQ_INT(aggregator_add_source(&a, &probe), 0);
+        CHECK_EQ_INT(aggregator_add_source(&a, &kernel), 0);
         CHECK(!aggregator_verdict(&a, &v), "verdict before any report");
-        CHECK_EQ_INT(aggregator_report(&a, probe, VERDICT_OK, "RDRAND ok"), 1);
-        CHECK_EQ_INT(aggregator_report(&a, probe, VERDICT_OK, "RDRAND ok again"), 0);
-        CHECK_EQ_INT(aggregator_report(&a, kernel, VERDICT_DEGRADED, "kernel: 3 RDSEED failures"), 1);
+
+        CHECK_EQ_INT(verdict_source_report(&probe, VERDICT_OK, "RDRAND ok", "boot"), 0);
+        CHECK(h.calls == 1 && h.source == &probe && strcmp(h.trigger, "boot") == 0, "listener");
+        CHECK(h.announced && h.change.first && h.change.changed && h.change.verdict == VERDICT_OK, "first");
+        CHECK_EQ_INT(verdict_source_report(&probe, VERDICT_OK, "RDRAND ok again", "reprobe"), 0);
+        CHECK(!h.change.first && !h.change.changed, "a repeat is not a change");
+        CHECK_EQ_INT(verdict_source_report(&kernel, VERDICT_DEGRADED, "kernel: 3 RDSEED failures", "kernel"), 0);
+        CHECK(h.change.changed && h.change.previous == VERDICT_OK && h.change.verdict == VERDICT_DEGRADED,
+              "change ok -> degraded");
         CHECK(aggregator_verdict(&a, &v) && v == VERDICT_DEGRADED, "worst wins");
         s1 = aggregator_status(&a);
         CHECK(s1 && strcmp(s1, "RDRAND ok again; kernel: 3 RDSEED failures") == 0, "status: %s", s1);
-        CHECK_EQ_INT(aggregator_report(&a, kernel, VERDICT_OK, ""), 1);
+        CHECK_EQ_INT(verdict_source_report(&kernel, VERDICT_OK, "", "kernel"), 0);
         s2 = aggregator_status(&a);
         CHECK(s2 && strcmp(s2, "RDRAND ok again") == 0, "status: %s", s2);
-        CHECK_EQ_INT(aggregator_report(&a, 7, VERDICT_OK, ""), -EINVAL);
+        CHECK_EQ_INT(verdict_source_report(&kernel, _VERDICT_MAX, "", "kernel"), -EINVAL);
+
+        /* Detached: nothing stored, nobody called. */
+        handle = &kernel;
+        CHECK(verdict_source_detach(&handle) == &kernel && !handle, "detach");
+        h.calls = 0;
+        CHECK_EQ_INT(verdict_source_report(handle, VERDICT_BROKEN, "x", "kernel"), 0);
+        CHECK_EQ_INT(h.calls, 0);
+        CHECK(aggregator_verdict(&a, &v) && v == VERDICT_OK, "a detached report changed the verdict");
+
         for (int i = 2; i < AGGREGATOR_MAX_SOURCES; i++)
-                CHECK(aggregator_add_source(&a, "x") >= 0, "add");
-        CHECK_EQ_INT(aggregator_add_source(&a, "y"), -E2BIG);
-        aggregator_done(&a);
+                CHECK_EQ_INT(aggregator_add_source(&a, &extra[i]), 0);
+        CHECK_EQ_INT(aggregator_add_source(&a, &extra[0]), -E2BIG);
+        verdict_source_done(&probe);
+        verdict_source_done(&kernel);
 }
 
 int main(void) {

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The one interface between the Manager and what produces verdicts (the
+ * probe watch, the kernel watch). The Manager owns a VerdictSource per
+ * producer and hands it to the producer's constructor; the producer reports
+ * through it, and the Manager's listener hears each report.
+ *
+ * Rules:
+ * - A report stores the verdict and status fragment first, then calls the
+ *   listener: the listener sees the new state of every source.
+ * - A producer's destructor never reports (it detaches first:
+ *   verdict_source_detach()), so nothing calls back into a Manager that is
+ *   being torn down.
+ * - What a producer reported stays in the source after the producer is
+ *   gone (a kernel watch that failed after its catch-up verdict). */
+
+#include <stdbool.h>
+
+#include "verdict.h"
+
+typedef struct VerdictSource VerdictSource;
+
+/* trigger: "boot", "reload", "reprobe" (the probe), "kernel". */
+typedef void (*VerdictSourceListener)(VerdictSource *s, const char *trigger, void *userdata);
+
+struct VerdictSource {
+        const char *name;  /* "probe", "kernel": RNG_SOURCE in events; static */
+        bool reported;
+        Verdict verdict;
+        char *status;      /* the status fragment, e.g. "kernel: RDSEED exhausted 3x" */
+        VerdictSourceListener listener;
+        void *userdata;
+};
+
+void verdict_source_init(VerdictSource *s, const char *name, VerdictSourceListener listener, void *userdata);
+/* Stores v and a copy of status, then calls the listener. -ENOMEM leaves
+ * the previous state and calls nothing. */
+int verdict_source_report(VerdictSource *s, Verdict v, const char *status, const char *trigger);
+/* The producer's handle: NULL once detached (reports through NULL are
+ * ignored), so a destructor can flush without reporting. */
+static inline VerdictSource *verdict_source_detach(VerdictSource **s) {
+        VerdictSource *old = *s;
+
+        *s = NULL;
+        return old;
+}
+void verdict_source_done(VerdictSource *s);
