@@ -122,7 +122,7 @@ int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
                         ret->params.verdict.kernel_retries = u;
                         break;
                 case ARG_DURATION:
-                        if (parse_duration_usec(optarg, &u) < 0)
+                        if (parse_duration(optarg, 1, USEC_PER_DAY, &u) < 0)
                                 return usage_error("%s: invalid value '%s' (expected a time from 1us to 1 day, e.g. 500ms, 2s)",
                                                    "--duration", optarg);
                         ret->params.limits.budget_usec = u;

@@ -42,27 +42,16 @@ int parse_since(const char *s, uint64_t now_usec, uint64_t *ret) {
         struct tm tm;
 
         if (s[0] == '-') {
-                static const struct {
-                        const char *suffix;
-                        uint64_t usec;
-                } units[] = { { "s", 1000000ull }, { "min", 60000000ull }, { "h", 3600000000ull }, { "d", 86400000000ull } };
-                char *end;
-                unsigned long long v;
+                size_t n = strlen(s);
+                uint64_t v;
 
-                if (s[1] < '0' || s[1] > '9')
+                /* A unit is required here: "-6h", "-30min", "-2d". */
+                if (n < 3 || (s[n - 1] >= '0' && s[n - 1] <= '9') || parse_duration(s + 1, 1, UINT64_MAX, &v) < 0)
                         return -EINVAL;
-                errno = 0;
-                v = strtoull(s + 1, &end, 10);
-                if (errno != 0)
-                        return -EINVAL;
-                for (size_t i = 0; i < ELEMENTSOF(units); i++)
-                        if (strcmp(end, units[i].suffix) == 0) {
-                                if (v > now_usec / units[i].usec)
-                                        return -ERANGE;
-                                *ret = now_usec - v * units[i].usec;
-                                return 0;
-                        }
-                return -EINVAL;
+                if (v > now_usec)
+                        return -ERANGE;
+                *ret = now_usec - v;
+                return 0;
         }
         if (strcmp(s, "today") == 0 || strcmp(s, "yesterday") == 0) {
                 if (!localtime_r(&now, &tm))

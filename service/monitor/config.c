@@ -141,7 +141,7 @@ static int parse_threads(ParseState *s, const char *value, char *msg, size_t len
 static int parse_budget(ParseState *s, const char *value, char *msg, size_t len) {
         uint64_t u;
 
-        if (parse_duration_usec(value, &u) < 0 || u > 10 * 1000000ull) {
+        if (parse_duration(value, 1, 10 * USEC_PER_SEC, &u) < 0) {
                 snprintf(msg, len, "invalid time '%s' (expected 1us to 10s per run, e.g. 2ms)", value);
                 return -EINVAL;
         }
@@ -187,35 +187,14 @@ static int parse_exhausted_min(ParseState *s, const char *value, char *msg, size
         return parse_count(value, 1, UINT32_MAX, &s->config.probe.verdict.exhausted_min_loop_failures, msg, len);
 }
 
-/* "0"/"off": off; else a number with us, ms, s, min, h or d (default s). */
+/* "0"/"off": off; else a duration from 1s to 365d (default unit s). */
 static int parse_interval(ParseState *s, const char *value, char *msg, size_t len) {
-        static const struct {
-                const char *suffix;
-                double usec;
-        } units[] = {
-                { "us", 1 }, { "ms", 1e3 }, { "s", 1e6 }, { "", 1e6 }, { "min", 60e6 }, { "h", 3600e6 }, { "d", 86400e6 },
-        };
-        char *end;
-        double v;
-
         if (strcmp(value, "off") == 0 || strcmp(value, "0") == 0) {
                 s->config.reprobe_usec = 0;
                 return 0;
         }
-        if ((value[0] >= '0' && value[0] <= '9') || value[0] == '.') {
-                errno = 0;
-                v = strtod(value, &end);
-                if (errno == 0 && end != value && isfinite(v))
-                        for (size_t i = 0; i < ELEMENTSOF(units); i++)
-                                if (strcmp(end, units[i].suffix) == 0) {
-                                        double us = v * units[i].usec;
-
-                                        if (us < 1e6 || us > 365 * 86400e6)
-                                                break;
-                                        s->config.reprobe_usec = (uint64_t) us;
-                                        return 0;
-                                }
-        }
+        if (parse_duration(value, USEC_PER_SEC, 365 * USEC_PER_DAY, &s->config.reprobe_usec) >= 0)
+                return 0;
         snprintf(msg, len, "invalid interval '%s' (expected 0 or off, or 1s to 365d, e.g. 6h, 30min)", value);
         return -EINVAL;
 }

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,34 +23,65 @@ int parse_u64(const char *s, uint64_t *ret) {
         return 0;
 }
 
-int parse_duration_usec(const char *s, uint64_t *ret) {
+int parse_duration(const char *s, uint64_t min_usec, uint64_t max_usec, uint64_t *ret) {
         static const struct {
                 const char *suffix;
-                double usec;
+                uint64_t usec;
         } units[] = {
-                { "us", 1 }, { "ms", 1e3 }, { "s", 1e6 }, { "min", 60e6 }, { "", 1e6 },
+                { "us", 1 }, { "ms", 1000 }, { "s", 1000000 }, { "", 1000000 }, { "min", 60000000 },
+                { "h", 3600000000 }, { "d", 86400000000 },
         };
-        char *end;
-        double v;
+        uint64_t whole = 0, frac = 0, scale = 1, unit = 0, v;
+        const char *p = s;
+        size_t digits = 0;
 
-        if (!s || !((*s >= '0' && *s <= '9') || *s == '.'))
+        if (!s)
                 return -EINVAL;
-        errno = 0;
-        v = strtod(s, &end);
-        if (errno != 0 || end == s || !isfinite(v))
+        for (; *p >= '0' && *p <= '9'; p++, digits++) {
+                uint64_t d = (uint64_t) (*p - '0');
+
+                if (whole > (UINT64_MAX - d) / 10)
+                        return -ERANGE;
+                whole = whole * 10 + d;
+        }
+        if (*p == '.') {
+                p++;
+                for (; *p >= '0' && *p <= '9'; p++, digits++) {
+                        /* More than 12 decimals can be no whole microsecond of any unit but d. */
+                        if (scale >= UINT64_C(1000000000000))
+                                return -ERANGE;
+                        frac = frac * 10 + (uint64_t) (*p - '0');
+                        scale *= 10;
+                }
+        }
+        if (digits == 0)
                 return -EINVAL;
         for (size_t i = 0; i < ELEMENTSOF(units); i++)
-                if (strcmp(end, units[i].suffix) == 0) {
-                        double us = v * units[i].usec;
-
-                        if (us < 1)
-                                return -ERANGE;
-                        if (us > 86400e6)
-                                return -ERANGE;
-                        *ret = (uint64_t) us;
-                        return 0;
+                if (strcmp(p, units[i].suffix) == 0) {
+                        unit = units[i].usec;
+                        break;
                 }
-        return -EINVAL;
+        if (unit == 0)
+                return -EINVAL;
+        /* Exact: whole * unit + frac * unit / scale, in integers. */
+        if (whole > UINT64_MAX / unit)
+                return -ERANGE;
+        v = whole * unit;
+        if (frac > 0) {
+                /* frac < scale <= 10^12 and unit <= 8.64e10: 128 bits. */
+                unsigned __int128 f = (unsigned __int128) frac * unit;
+
+                if (f % scale != 0)
+                        return -ERANGE; /* not a whole number of microseconds */
+                f /= scale;
+                if (f > UINT64_MAX - v)
+                        return -ERANGE;
+                v += (uint64_t) f;
+        }
+        if (v < min_usec || v > max_usec)
+                return -ERANGE;
+        *ret = v;
+        return 0;
 }
 
 static int parse_cpu_number(const char **p, const char *end, unsigned *ret) {

@@ -10,9 +10,15 @@
 /* Unsigned decimal, no sign, no spaces, no trailing garbage, no overflow. */
 int parse_u64(const char *s, uint64_t *ret);
 
-/* "250ms", "2s", "1.5s", "100us", "1min", or a plain number of seconds.
- * Result in microseconds, > 0 and at most one day. */
-int parse_duration_usec(const char *s, uint64_t *ret);
+#define USEC_PER_SEC UINT64_C(1000000)
+#define USEC_PER_DAY (86400 * USEC_PER_SEC)
+
+/* The one duration parser: exact decimal ("250ms", "2s", "0.0633s",
+ * "1.5h", "100us"; a plain number is seconds), units us, ms, s, min, h, d.
+ * No sign, spaces, hex, exponent, inf or nan. Microseconds in *ret.
+ * -EINVAL on syntax, -ERANGE outside [min_usec, max_usec] or for a value
+ * that is not a whole number of microseconds (0.5us). */
+int parse_duration(const char *s, uint64_t min_usec, uint64_t max_usec, uint64_t *ret);
 
 /* sysfs CPU list ("0-3,8,10-11\n"), into a cpu_set_t (CPU_SETSIZE CPUs).
  * Empty input is an empty set. -EINVAL on syntax errors, -ERANGE on a CPU

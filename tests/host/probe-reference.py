@@ -286,7 +286,8 @@ def compare(insn, width, mode, threads, count, probe, ref):
         worst = max(range(width), key=lambda b: abs(probe.bit_ones[b] - probe.delivered / 2)) if width == len(probe.bit_ones) else 0
         rows.append(f"bits: probe's worst bit {worst} {probe.bit_ones[worst]}/{probe.delivered}")
     else:
-        rows.append("bits: the probe reports no per-bit counts")
+        # The probe's JSON has had them since bit-balance: their absence is a bug.
+        check(False, f"{what}: the probe's JSON has no health.bit_balance.ones")
 
     # A clean reference: the probe's output checks must pass too.
     if ref_uniform:
