@@ -8,6 +8,7 @@
 #include <systemd/sd-journal.h>
 
 #include "journal-ids.h"
+#include "kernel-watch.h"
 #include "format-util.h"
 #include "macro.h"
 #include "probe-json.h"
@@ -19,12 +20,10 @@ static const char *const report_mids[] = {
         RNG_MID_PROBE_RESULT_STR,  RNG_MID_VERDICT_BOOT_STR,   RNG_MID_VERDICT_CHANGED_STR,
         RNG_MID_OUTPUT_CHECK_STR,  RNG_MID_UNAVAILABLE_STR,    RNG_MID_CONFIG_INVALID_STR,
         RNG_MID_POLICY_FAILURE_STR,
-        /* the kernel watch's, in the order of ReportBoot.kernel_events */
+        /* the kernel watch's, in the order of KernelRngMsgKind */
         RNG_MID_KERNEL_EXHAUSTED_STR, RNG_MID_KERNEL_FAILED_STR, RNG_MID_KERNEL_DISABLED_STR,
         RNG_MID_KERNEL_DEFECTIVE_STR,
 };
-#define REPORT_KERNEL_FIRST 7
-static const char *const kernel_event_names[4] = { "exhausted", "failed", "disabled", "defective" };
 
 static int verdict_rank(const char *v) {
         for (int i = 0; i < _VERDICT_MAX; i++)
@@ -121,10 +120,11 @@ int report_add_entry(Report *r, sd_id128_t boot_id, uint64_t realtime_usec, cons
                 b->policy_failures++;
                 b->exit_status = (int) field_u64(f, "RNG_EXIT_STATUS");
         } else
-                for (unsigned k = 0; k < ELEMENTSOF(b->kernel_events); k++)
-                        if (strcmp(mid, report_mids[REPORT_KERNEL_FIRST + k]) == 0) {
+                for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
+                        if (strcmp(mid, rng_kernel_message_id(k)) == 0) {
                                 b->kernel_events[k]++;
-                                if (k < 2)
+                                /* The kinds that mean failed calls carry their count. */
+                                if (kernel_rng_msg_kind_verdict(k) == VERDICT_EXHAUSTED)
                                         b->kernel_failures += field_u64(f, "RNG_COUNT");
                         }
         return 0;
@@ -318,9 +318,13 @@ void report_print(const Report *r, sd_id128_t current_boot, FILE *f) {
                         fprintf(f, "  FailOn= failures:      %u (exit status %d)\n", b->policy_failures, b->exit_status);
                 else
                         fprintf(f, "  FailOn= failures:      0\n");
-                fprintf(f, "  Kernel events:         %u exhausted, %u failed (%" PRIu64 " failures counted), %u disabled, %u defective\n",
-                        b->kernel_events[0], b->kernel_events[1], b->kernel_failures, b->kernel_events[2],
-                        b->kernel_events[3]);
+                fprintf(f, "  Kernel events:        ");
+                for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++) {
+                        fprintf(f, "%s %u %s", k ? "," : "", b->kernel_events[k], kernel_rng_msg_kind_to_string(k));
+                        if (k == KERNEL_RNG_MSG_FAILED)
+                                fprintf(f, " (%" PRIu64 " failures counted)", b->kernel_failures);
+                }
+                fputc('\n', f);
         }
 }
 
@@ -363,8 +367,8 @@ static int boot_to_json(const ReportBoot *b, sd_id128_t current, struct json_obj
         if (!kernel)
                 return -ENOMEM;
         JSON_ADD(o, "kernel", kernel);
-        for (unsigned k = 0; k < ELEMENTSOF(b->kernel_events); k++)
-                JSON_ADD(kernel, kernel_event_names[k], json_object_new_uint64(b->kernel_events[k]));
+        for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
+                JSON_ADD(kernel, kernel_rng_msg_kind_to_string(k), json_object_new_uint64(b->kernel_events[k]));
         JSON_ADD(kernel, "failures", json_object_new_uint64(b->kernel_failures));
         for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++) {
                 const ReportInstruction *in = &b->instr[k];

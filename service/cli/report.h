@@ -14,6 +14,7 @@
 #include <systemd/sd-id128.h>
 
 #include "journal-event.h"
+#include "kernel-rng-msg.h"
 #include "rng-cpu.h"
 
 typedef struct ReportInstruction {
@@ -37,7 +38,7 @@ typedef struct ReportBoot {
         unsigned probes, verdict_changes, output_check_failures, config_errors, policy_failures;
         int exit_status;                /* of a policy failure, -1 if none */
         /* the kernel watch's events: exhausted, failed, disabled, defective */
-        unsigned kernel_events[4];
+        unsigned kernel_events[_KERNEL_RNG_MSG_MAX]; /* per KernelRngMsgKind */
         uint64_t kernel_failures;       /* sum of RNG_COUNT of exhausted/failed events */
         ReportInstruction instr[_RNG_INSTRUCTION_MAX];
 } ReportBoot;

@@ -99,7 +99,7 @@ static void test_report_model(void) {
         CHECK_EQ_INT(report_add_entry(&rep, b2, 9000, &f), 0);
         event_fields_done(&f);
 
-        /* a kernel watch event (issue 5) */
+        /* a kernel watch event */
         CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_KERNEL_EXHAUSTED_STR), 0);
         CHECK_EQ_INT(event_fields_addf(&f, "RNG_COUNT=5"), 0);
         CHECK_EQ_INT(report_add_entry(&rep, b2, 9500, &f), 0);

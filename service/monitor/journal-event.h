@@ -27,7 +27,7 @@
  *   RNG_FAIL_ON          the verdicts of FailOn= in effect ("none" if none)
  *   RNG_EXIT_STATUS      the daemon's exit status on a policy failure
  *   RNG_CONFIG_FILE, RNG_CONFIG_LINE, RNG_CONFIG_KEY, RNG_CONFIG_ACTION
- * Reserved for the kernel watch (issue 5): RNG_CPU, RNG_COUNT,
+ * The kernel watch's events (kernel-watch.h) add RNG_CPU, RNG_COUNT,
  * RNG_KERNEL_MESSAGE. */
 
 #include <stdbool.h>

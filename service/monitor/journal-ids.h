@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include "kernel-rng-msg.h"
+
 /* MESSAGE_IDs of rng-health's journal events, all in one place. Each was
  * made with `systemd-id128 new` (= `journalctl --new-id128`) and is
  * explained in units/rng-health.catalog; man rng-health(8) lists them.
@@ -35,3 +37,19 @@
 #define RNG_MID_KERNEL_DISABLED_STR     "5f601626a168491082d4dbeb04f2e135"
 /* "RDRAND is defective.": the confidential-computing boot check's panic. */
 #define RNG_MID_KERNEL_DEFECTIVE_STR    "e6f45ebba3664214908f96a4b5d070c3"
+
+/* The MESSAGE_ID of a kernel watch event of kind k (kernel-rng-msg.h), for
+ * the events and for report: one mapping. */
+static inline const char *rng_kernel_message_id(KernelRngMsgKind k) {
+        switch (k) {
+        case KERNEL_RNG_MSG_EXHAUSTED:
+                return RNG_MID_KERNEL_EXHAUSTED_STR;
+        case KERNEL_RNG_MSG_FAILED:
+                return RNG_MID_KERNEL_FAILED_STR;
+        case KERNEL_RNG_MSG_DISABLED:
+                return RNG_MID_KERNEL_DISABLED_STR;
+        case KERNEL_RNG_MSG_DEFECTIVE:
+        default:
+                return RNG_MID_KERNEL_DEFECTIVE_STR;
+        }
+}
