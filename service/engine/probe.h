@@ -28,15 +28,9 @@
 #include "errata.h"
 #include "health.h"
 #include "kernel-state.h"
+#include "probe-stats.h" /* the histogram buckets, probe_wilson() */
 #include "rng-source.h"
 #include "verdict.h"
-
-#define PROBE_HIST_BUCKETS 16
-/* Lower bound of tries per delivered value for each bucket: 1..10, 11-16,
- * 17-32, 33-64, 65-128, 129-256, 257+. */
-extern const uint64_t probe_hist_min[PROBE_HIST_BUCKETS];
-uint64_t probe_hist_max(unsigned bucket); /* UINT64_MAX for the last */
-unsigned probe_hist_bucket(uint64_t tries);
 
 typedef struct ProbeLimits {
         uint64_t budget_usec;  /* per run; 0: no time budget */
@@ -145,11 +139,11 @@ typedef struct ProbeReport {
         CpuId cpu;
 } ProbeReport;
 
-/* Wilson score interval for k successes of n at z (1.959964 for 95 %). */
-void probe_wilson(uint64_t k, uint64_t n, double z, double *ret_low, double *ret_high);
-
 /* Which CPUs a contention run would use. -E2BIG if more threads are asked
- * for than CPUs are usable (ret->used then holds all usable ones). */
+ * for than CPUs are usable (ret->used then holds all usable ones).
+ * Logs nothing; other errors: -errno of sched_getaffinity() or of reading
+ * /sys/devices/system/cpu/{online,possible} (-EFBIG: too long, -EINVAL or
+ * -ERANGE: not a CPU list). */
 int probe_cpus_discover(unsigned threads, ProbeCpus *ret);
 
 /* One single-thread run of a source on the calling thread. */

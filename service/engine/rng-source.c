@@ -12,16 +12,20 @@ static bool draw_rdseed16(void *u, uint64_t *ret) { return rng_rdseed16(ret); }
 static bool draw_rdseed32(void *u, uint64_t *ret) { return rng_rdseed32(ret); }
 static bool draw_rdseed64(void *u, uint64_t *ret) { return rng_rdseed64(ret); }
 
+#define HARDWARE(insn, instruction_, width_)                                                \
+        { .name = #insn #width_, .instruction = instruction_, .width = width_,                \
+          .draw = draw_##insn##width_, .hardware = true }
+
 static const RngSource hardware[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS] = {
         [RNG_RDRAND] = {
-                { "rdrand16", RNG_RDRAND, 16, draw_rdrand16, NULL },
-                { "rdrand32", RNG_RDRAND, 32, draw_rdrand32, NULL },
-                { "rdrand64", RNG_RDRAND, 64, draw_rdrand64, NULL },
+                HARDWARE(rdrand, RNG_RDRAND, 16),
+                HARDWARE(rdrand, RNG_RDRAND, 32),
+                HARDWARE(rdrand, RNG_RDRAND, 64),
         },
         [RNG_RDSEED] = {
-                { "rdseed16", RNG_RDSEED, 16, draw_rdseed16, NULL },
-                { "rdseed32", RNG_RDSEED, 32, draw_rdseed32, NULL },
-                { "rdseed64", RNG_RDSEED, 64, draw_rdseed64, NULL },
+                HARDWARE(rdseed, RNG_RDSEED, 16),
+                HARDWARE(rdseed, RNG_RDSEED, 32),
+                HARDWARE(rdseed, RNG_RDSEED, 64),
         },
 };
 #endif

@@ -16,6 +16,11 @@ typedef struct RngSource {
         /* One try. Returns the carry flag; on true *ret holds the value. */
         bool (*draw)(void *userdata, uint64_t *ret);
         void *userdata;
+        /* Set only by rng_source_hardware(): this source is the CPU's own
+         * instruction × width, so the probe runs its loop specialised for that
+         * form instead of calling draw. Last, so that positional initialisers
+         * of other sources leave it false. */
+        bool hardware;
 } RngSource;
 
 /* The hardware source for instruction × width, or NULL if this build cannot

@@ -3,7 +3,7 @@
 """Check, on built code, that every (instruction, width) of the probe runs its
 own instruction form.
 
-For each hardware loop of service/engine/probe.c (batch_rdrand16 ... batch_rdseed64)
+For each hardware loop of service/engine/probe-stream.c (batch_rdrand16 ... batch_rdseed64)
 and each hardware draw of service/engine/rng-source.c (draw_rdrand16 ...), collect
 the rdrand/rdseed instructions reachable from the function through direct
 calls, jumps and taken function addresses (at -O0 the instruction sits in a
@@ -13,7 +13,7 @@ alias of another width's (identical code folding: `jmp batch_rdseed16`, or two
 symbols at one address) therefore fails, and so does a missing function.
 
   check-binary.py FILE...              check built files (executable or .o)
-  check-binary.py --matrix SRCDIR      compile service/engine/probe.c and
+  check-binary.py --matrix SRCDIR      compile service/engine/probe-stream.c and
                                        service/engine/rng-source.c with gcc and clang
                                        at -O0..-O3 and check each object
 
@@ -124,7 +124,7 @@ def matrix(srcdir):
                 problems.append(f"{cc}: not installed")
                 continue
             for opt in ("-O0", "-O1", "-O2", "-O3", "-Os"):
-                for src in ("probe.c", "rng-source.c"):
+                for src in ("probe-stream.c", "rng-source.c"):
                     obj = os.path.join(tmp, f"{cc}{opt}-{src}.o")
                     cmd = [cc, "-std=c11", "-D_GNU_SOURCE", opt, "-c", os.path.join(svc, src),
                            "-I", svc, "-I", os.path.join(srcdir, "service", "shared"), "-o", obj]
@@ -132,7 +132,7 @@ def matrix(srcdir):
                     if p.returncode != 0:
                         problems.append(f"{' '.join(cmd)}: {p.stderr.strip()}")
                         continue
-                    prefix = "batch_" if src == "probe.c" else "draw_"
+                    prefix = "batch_" if src == "probe-stream.c" else "draw_"
                     got = check_file(obj, (prefix,))
                     problems += [f"{cc} {opt}: {g}" for g in got]
                     checked += 1

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* Internal to the probe: a pool of pinned threads, released together for
+ * each contention run. The threads are made once and reused for every run of
+ * a probe_run_all(). */
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "probe-stream.h"
+
+typedef struct Pool Pool;
+
+typedef struct Worker {
+        Pool *pool;
+        unsigned index;
+        int cpu;       /* -1: not pinned */
+        int pin_error; /* pthread_setaffinity_np(); the worker then runs no streams */
+        Stream stream; /* its stream of the last run */
+} Worker;
+
+struct Pool {
+        unsigned n;
+        Worker *workers;
+        pthread_t *tids;
+        unsigned n_started;
+        pthread_barrier_t start, done;
+        /* Start-up gate: threads wait here until all exist (go) or creation failed (abort). */
+        pthread_mutex_t gate_lock;
+        pthread_cond_t gate_cond;
+        bool go, abort;
+        bool quit;
+        /* The current job. */
+        const RngSource *const *srcs;
+        const ProbeLimits *limits;
+        const HealthParams *health;
+        uint64_t retries;
+};
+
+/* n threads, thread i pinned to cpus[i] (cpus may be NULL: not pinned). */
+int pool_new(const int *cpus, unsigned n, Pool **ret);
+/* One run: thread i streams from srcs[i], all released together from a
+ * barrier; returns when all are done, with the wall time from release to the
+ * last thread done. Each worker's result is then in workers[i].stream. */
+uint64_t pool_run(Pool *p, const RngSource *const *srcs, const ProbeLimits *limits, const HealthParams *health,
+                  uint64_t retries);
+void pool_free(Pool *p);
+void pool_freep(Pool **p);
