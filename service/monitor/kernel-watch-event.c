@@ -7,7 +7,7 @@
 #include <syslog.h>
 
 #include "journal-ids.h"
-#include "kernel-watch.h"
+#include "kernel-watch-event.h"
 
 Verdict kernel_rng_msg_kind_verdict(KernelRngMsgKind k) {
         switch (k) {

@@ -27,16 +27,20 @@
  *   Known limits: a flush of several events is committed by the first one
  *   (a crash between two sends of one flush loses the rest); an event
  *   still queued in journald's socket when a crashed daemon restarts looks
- *   missing (its window is recorded again); a failed send is not retried. */
+ *   missing (its window is recorded again); a failed send is not retried.
+ *
+ * Parts: kernel-watch-state.h (the state file), kernel-watch-account.h
+ * (the pure accounting step and the status text; unit-tested against the
+ * invariants above), kernel-watch-event.h (the events' fields) and
+ * kernel-watch.c (journal, counter polling, timers, sending). */
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include <systemd/sd-event.h>
 
-#include "journal-event.h"
 #include "kernel-counters.h"
-#include "kernel-rng-msg.h"
+#include "kernel-watch-event.h" /* KernelEventInfo, event_kernel(), kernel_rng_msg_kind_verdict() */
 #include "verdict-source.h"
 #include "verdict.h"
 
@@ -51,29 +55,6 @@ typedef struct KernelWatchParams {
 
 #define KERNEL_WATCH_PARAMS_DEFAULT \
         ((KernelWatchParams) { .flush_usec = 1000000, .settle_usec = 6000000 })
-
-/* One recorded event, as the pure builder below takes it. */
-typedef struct KernelEventInfo {
-        KernelRngMsgKind kind;
-        RngInstruction instruction;
-        uint64_t messages;          /* kernel log lines aggregated */
-        uint64_t count;             /* RNG_COUNT: failures this event accounts for */
-        bool have_counters;
-        uint64_t exhausted_total;   /* counters at the time of the event */
-        uint64_t retried_total;
-        bool have_cpu;
-        unsigned cpu, tries;
-        const char *kernel_message; /* the first line of the window, or NULL */
-        const char *reason_id;      /* disabled: the reason's id */
-        uint64_t state_serial;
-} KernelEventInfo;
-
-/* Pure: MESSAGE_ID, PRIORITY, MESSAGE and the RNG_* fields of one event. */
-int event_kernel(EventFields *f, const KernelEventInfo *info);
-
-/* The verdict a kind implies: exhausted/failed -> exhausted, disabled ->
- * degraded, defective -> broken. */
-Verdict kernel_rng_msg_kind_verdict(KernelRngMsgKind k);
 
 /* Reports its verdict and status fragment ("kernel: ...") through source
  * (the Manager's): once from what this boot logged before the start (so it

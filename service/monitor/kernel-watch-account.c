@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* The kernel watch's accounting and verdict text: pure (see
+ * kernel-watch-account.h). */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel-watch-account.h"
+#include "macro.h"
+
+void kernel_watch_batch_clear(KernelWatchBatch *b) {
+        for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
+                for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                        free(b->buckets[k][i].first_message);
+        *b = (KernelWatchBatch) {};
+}
+
+int kernel_watch_batch_add(KernelWatchBatch *b, const KernelRngMsg *m, const char *text, size_t len) {
+        KernelWatchBucket *u;
+
+        if (!b || !m || (unsigned) m->kind >= _KERNEL_RNG_MSG_MAX ||
+            (unsigned) m->instruction >= _RNG_INSTRUCTION_MAX || (!text && len > 0))
+                return -EINVAL;
+        u = &b->buckets[m->kind][m->instruction];
+        if (u->messages == 0) {
+                u->first_message = strndup(text ?: "", MIN(len, (size_t) KERNEL_WATCH_MESSAGE_MAX));
+                if (!u->first_message)
+                        return -ENOMEM;
+                /* strip the trailing newline the kernel may have left */
+                u->first_message[strcspn(u->first_message, "\n")] = '\0';
+        }
+        u->messages++;
+        if (m->have_cpu) {
+                u->have_cpu = true;
+                u->cpu = m->cpu;
+                u->tries = m->tries;
+        }
+        if (m->reason)
+                u->reason = m->reason;
+        b->pending = true;
+        return 0;
+}
+
+void kernel_watch_step_done(KernelWatchStep *s) {
+        kernel_watch_state_done(&s->next);
+        *s = (KernelWatchStep) {};
+}
+
+static bool kind_is_failure(KernelRngMsgKind k) {
+        return k == KERNEL_RNG_MSG_EXHAUSTED || k == KERNEL_RNG_MSG_FAILED;
+}
+
+/* The events of one instruction: one per bucket with messages, and a
+ * counted-only one when the counter grew without a failure line. */
+static size_t account_instruction(const KernelWatchState *state, const KernelCounters *counters,
+                                  const KernelWatchBatch *batch, RngInstruction i, KernelWatchState *next,
+                                  KernelEventInfo *events) {
+        uint64_t grown = 0;
+        bool carried = false;
+        size_t n = 0;
+
+        if (counters && counters->exhausted[i] > state->reported[i])
+                grown = counters->exhausted[i] - state->reported[i];
+
+        for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++) {
+                const KernelWatchBucket *b = &batch->buckets[k][i];
+                KernelEventInfo *e;
+
+                if (b->messages == 0)
+                        continue;
+                e = &events[n++];
+                *e = (KernelEventInfo) {
+                        .kind = k,
+                        .instruction = i,
+                        .messages = b->messages,
+                        .count = b->messages,
+                        .have_cpu = b->have_cpu,
+                        .cpu = b->cpu,
+                        .tries = b->tries,
+                        .kernel_message = b->first_message,
+                        .reason_id = b->reason ? b->reason->id : NULL,
+                };
+                /* With counters, failures are counted by the kernel: every
+                 * exhausted call once, whatever was printed. */
+                if (kind_is_failure(k) && counters) {
+                        e->count = carried ? 0 : grown;
+                        carried = true;
+                }
+                next->recorded[k][i] += e->count;
+        }
+        if (grown > 0 && !carried) {
+                events[n++] = (KernelEventInfo) {
+                        .kind = KERNEL_RNG_MSG_EXHAUSTED,
+                        .instruction = i,
+                        .count = grown,
+                };
+                next->recorded[KERNEL_RNG_MSG_EXHAUSTED][i] += grown;
+        }
+        if (counters)
+                next->reported[i] = MAX(state->reported[i], counters->exhausted[i]);
+        return n;
+}
+
+int kernel_watch_account(const KernelWatchState *state, const KernelCounters *counters,
+                         const KernelWatchBatch *batch, const char *cursor, KernelWatchStep *ret) {
+        KernelWatchStep s = {};
+        int r;
+
+        if (!state || !batch || !ret)
+                return -EINVAL;
+        r = kernel_watch_state_copy(state, &s.next);
+        if (r < 0)
+                return r;
+
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                s.n_events += account_instruction(state, counters, batch, i, &s.next, s.events + s.n_events);
+        if (s.n_events == 0) {
+                *ret = s;
+                return 0;
+        }
+
+        if (cursor) {
+                char *c = strdup(cursor);
+
+                if (!c) {
+                        kernel_watch_step_done(&s);
+                        return -ENOMEM;
+                }
+                free(s.next.cursor);
+                s.next.cursor = c;
+        }
+        s.next.serial = state->serial + 1;
+        for (size_t k = 0; k < s.n_events; k++) {
+                KernelEventInfo *e = &s.events[k];
+
+                e->state_serial = s.next.serial;
+                e->have_counters = counters;
+                e->exhausted_total = counters ? counters->exhausted[e->instruction] : 0;
+                e->retried_total = counters ? counters->retried[e->instruction] : 0;
+        }
+        *ret = s;
+        return (int) s.n_events;
+}
+
+/* --- verdict and status --------------------------------------------------------- */
+
+int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters, Verdict *ret_verdict,
+                               char **ret_status) {
+        char buf[512];
+        size_t k = 0;
+        Verdict v = VERDICT_OK;
+        char *status;
+
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                const char *name = rng_instruction_upper_to_string(i);
+                /* counted by the kernel, or (without counters) logged lines */
+                uint64_t failures = MAX(s->reported[i], s->recorded[KERNEL_RNG_MSG_EXHAUSTED][i] +
+                                                                s->recorded[KERNEL_RNG_MSG_FAILED][i]);
+
+                for (KernelRngMsgKind kind = 0; kind < _KERNEL_RNG_MSG_MAX; kind++)
+                        if (s->recorded[kind][i] > 0)
+                                v = verdict_worst(v, kernel_rng_msg_kind_verdict(kind));
+                if (s->reported[i] > 0)
+                        v = verdict_worst(v, VERDICT_EXHAUSTED);
+
+                if (failures > 0)
+                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s exhausted %" PRIu64 "x",
+                                      k ? ", " : "", name, failures);
+                if (s->recorded[KERNEL_RNG_MSG_DISABLED][i] > 0)
+                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s disabled",
+                                      k ? ", " : "", name);
+                if (s->recorded[KERNEL_RNG_MSG_DEFECTIVE][i] > 0)
+                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s defective",
+                                      k ? ", " : "", name);
+                if (k >= sizeof(buf))
+                        break;
+        }
+
+        if (k == 0)
+                status = strdup(have_counters ? "kernel: no RNG failures" : "kernel: no RNG failures logged");
+        else if (asprintf(&status, "kernel: %s", buf) < 0)
+                status = NULL;
+        if (!status)
+                return -ENOMEM;
+        *ret_verdict = v;
+        *ret_status = status;
+        return 0;
+}

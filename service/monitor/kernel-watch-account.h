@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The kernel watch's accounting, pure (no I/O, no clocks, no sd-* calls):
+ * the kernel messages of a window aggregated into a batch, and one step
+ * state + counter snapshot + batch -> the events to send + the next state,
+ * under the invariants of kernel-watch.h:
+ *
+ * - With counters, RNG_COUNT of the exhausted/failed events of a step is
+ *   the growth of the kernel's exhausted counter over what the state has
+ *   reported (carried by the first failure bucket; the others count 0),
+ *   or a counted-only exhausted event when no line was logged; so over any
+ *   number of steps the counts add up to the counter's growth, and a
+ *   restart from a saved state does not count again.
+ * - Without counters, RNG_COUNT is the bucket's message count.
+ * - A counter below the state (went backwards) counts 0 and never lowers
+ *   what was reported.
+ * - One event per (kind, instruction) bucket with messages. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel-counters.h"
+#include "kernel-rng-msg.h"
+#include "kernel-watch-event.h"
+#include "kernel-watch-state.h"
+#include "verdict.h"
+
+#define KERNEL_WATCH_MESSAGE_MAX 512 /* the first line kept per bucket */
+#define KERNEL_WATCH_EVENTS_MAX (_KERNEL_RNG_MSG_MAX * _RNG_INSTRUCTION_MAX)
+
+/* Messages of one (kind, instruction) since the last recorded event. */
+typedef struct KernelWatchBucket {
+        uint64_t messages;
+        char *first_message; /* owned */
+        bool have_cpu;
+        unsigned cpu, tries; /* of the last message with a CPU */
+        const KernelReason *reason;
+} KernelWatchBucket;
+
+typedef struct KernelWatchBatch {
+        KernelWatchBucket buckets[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX];
+        bool pending;        /* some bucket holds messages */
+} KernelWatchBatch;
+
+void kernel_watch_batch_clear(KernelWatchBatch *b);
+/* One parsed message m and its text (len bytes, the first
+ * KERNEL_WATCH_MESSAGE_MAX kept up to a newline) into its bucket. */
+int kernel_watch_batch_add(KernelWatchBatch *b, const KernelRngMsg *m, const char *text, size_t len);
+
+typedef struct KernelWatchStep {
+        /* kernel_message points into the batch: send before clearing it */
+        KernelEventInfo events[KERNEL_WATCH_EVENTS_MAX];
+        size_t n_events;
+        KernelWatchState next; /* owned (its own copy of the cursor) */
+} KernelWatchStep;
+
+void kernel_watch_step_done(KernelWatchStep *s);
+
+/* One accounting step. counters: the snapshot, NULL where the kernel has
+ * none. cursor: of the last message in the batch (copied into the next
+ * state), NULL to keep the state's. Returns the number of events (0: the
+ * next state equals the state, nothing to send or write) or -ENOMEM; the
+ * next state's serial is the state's + 1 when there are events. */
+int kernel_watch_account(const KernelWatchState *state, const KernelCounters *counters,
+                         const KernelWatchBatch *batch, const char *cursor, KernelWatchStep *ret);
+
+/* The verdict and status fragment of a state ("kernel: RDSEED exhausted
+ * 3x", "kernel: no RNG failures"; "... logged" without counters). */
+int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters, Verdict *ret_verdict,
+                               char **ret_status);

@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* The kernel watch's accounting step (state + counters + messages ->
+ * events + next state) against the invariants of kernel-watch.h, and its
+ * verdict text. Pure: no journal, no files, no clock. */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel-watch-account.h"
+#include "macro.h"
+#include "test-util.h"
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15;
+
+static uint64_t rnd(uint64_t n) {
+        rng_state ^= rng_state << 13;
+        rng_state ^= rng_state >> 7;
+        rng_state ^= rng_state << 17;
+        return n ? rng_state % n : 0;
+}
+
+static void add(KernelWatchBatch *b, KernelRngMsgKind k, RngInstruction i, unsigned cpu, const char *text) {
+        KernelRngMsg m = { .kind = k, .instruction = i, .have_cpu = k == KERNEL_RNG_MSG_EXHAUSTED,
+                           .cpu = cpu, .tries = 10 };
+
+        CHECK_EQ_INT(kernel_watch_batch_add(b, &m, text, strlen(text)), 0);
+}
+
+static void add_exhausted(KernelWatchBatch *b, RngInstruction i, unsigned cpu) {
+        add(b, KERNEL_RNG_MSG_EXHAUSTED, i, cpu,
+            i == RNG_RDSEED ? "x86/rng: RDSEED exhausted after 10 tries on CPU 1\n"
+                            : "x86/rng: RDRAND exhausted after 10 tries on CPU 1\n");
+}
+
+/* One step; the next state replaces *state (as the I/O does after sending). */
+static size_t step(KernelWatchState *state, const KernelCounters *c, KernelWatchBatch *b, const char *cursor,
+                   KernelWatchStep *ret) {
+        int r = kernel_watch_account(state, c, b, cursor, ret);
+
+        CHECK(r >= 0, "account: %d", r);
+        CHECK_EQ_U64((uint64_t) r, ret->n_events);
+        for (size_t k = 0; k < ret->n_events; k++)
+                CHECK_EQ_U64(ret->events[k].state_serial, ret->next.serial);
+        return r < 0 ? 0 : (size_t) r;
+}
+
+static void adopt(KernelWatchState *state, KernelWatchStep *s, KernelWatchBatch *b) {
+        kernel_watch_state_done(state);
+        *state = s->next;
+        s->next = (KernelWatchState) {};
+        kernel_watch_step_done(s);
+        kernel_watch_batch_clear(b);
+}
+
+static uint64_t failure_count(const KernelWatchStep *s, RngInstruction i) {
+        uint64_t sum = 0;
+
+        for (size_t k = 0; k < s->n_events; k++)
+                if (s->events[k].instruction == i && (s->events[k].kind == KERNEL_RNG_MSG_EXHAUSTED ||
+                                                     s->events[k].kind == KERNEL_RNG_MSG_FAILED))
+                        sum += s->events[k].count;
+        return sum;
+}
+
+/* Over many steps (messages or not, the kernel's rate limit dropping lines,
+ * both failure kinds), the RNG_COUNTs add up to the counter's growth, and
+ * the events carry the snapshot's totals (retried >= exhausted). */
+static void test_counts_add_up(void) {
+        _cleanup_(kernel_watch_state_done) KernelWatchState state = {};
+        KernelCounters c = {};
+        KernelWatchBatch b = {};
+        uint64_t counted[_RNG_INSTRUCTION_MAX] = {}, serial = 0;
+
+        for (unsigned n = 0; n < 2000; n++) {
+                KernelWatchStep s;
+                size_t events;
+
+                for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                        uint64_t grow = rnd(4) == 0 ? 0 : rnd(1000);
+                        uint64_t lines = MIN(grow, rnd(12)); /* rate-limited: fewer lines */
+
+                        c.retried[i] += grow + rnd(50);
+                        c.exhausted[i] += grow;
+                        for (uint64_t l = 0; l < lines; l++)
+                                add_exhausted(&b, i, (unsigned) l);
+                        if (rnd(10) == 0)
+                                add(&b, KERNEL_RNG_MSG_FAILED, i, 0, "RDSEED failed");
+                }
+                events = step(&state, &c, &b, rnd(2) ? "cursor" : NULL, &s);
+                for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                        counted[i] += failure_count(&s, i);
+                for (size_t k = 0; k < events; k++) {
+                        const KernelEventInfo *e = &s.events[k];
+
+                        CHECK(e->have_counters, "counters");
+                        CHECK_EQ_U64(e->exhausted_total, c.exhausted[e->instruction]);
+                        CHECK_EQ_U64(e->retried_total, c.retried[e->instruction]);
+                        CHECK(e->retried_total >= e->exhausted_total, "retried >= exhausted");
+                }
+                if (events > 0)
+                        serial++;
+                CHECK_EQ_U64(s.next.serial, serial);
+                adopt(&state, &s, &b);
+                for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                        CHECK_EQ_U64(counted[i], c.exhausted[i]);
+                        CHECK_EQ_U64(state.reported[i], c.exhausted[i]);
+                        CHECK_EQ_U64(state.recorded[KERNEL_RNG_MSG_EXHAUSTED][i] +
+                                             state.recorded[KERNEL_RNG_MSG_FAILED][i],
+                                     c.exhausted[i]);
+                }
+        }
+}
+
+/* A flood in one window: one event per (kind, instruction), the first line
+ * kept (newline stripped, bounded), the CPU of the last line. */
+static void test_flood_aggregated(void) {
+        _cleanup_(kernel_watch_state_done) KernelWatchState state = {};
+        KernelCounters c = {};
+        KernelWatchBatch b = {};
+        KernelWatchStep s;
+        char long_line[2048];
+        static const char zen5[] = "RDSEED32 is broken. Disabling the corresponding CPUID bit.";
+        KernelRngMsg dis = { .kind = KERNEL_RNG_MSG_DISABLED, .instruction = RNG_RDSEED,
+                             .reason = kernel_reason_match(zen5, strlen(zen5)) };
+
+        for (unsigned l = 0; l < 36904; l++)
+                add_exhausted(&b, RNG_RDSEED, l % 64);
+        for (unsigned l = 0; l < 7; l++)
+                add_exhausted(&b, RNG_RDRAND, 3);
+        memset(long_line, 'x', sizeof(long_line));
+        CHECK_EQ_INT(kernel_watch_batch_add(&b, &dis, long_line, sizeof(long_line)), 0);
+        CHECK(b.pending, "pending");
+        c.exhausted[RNG_RDSEED] = 40000; /* the kernel counted more than it printed */
+        c.retried[RNG_RDSEED] = 40000;
+        c.exhausted[RNG_RDRAND] = 7;
+        c.retried[RNG_RDRAND] = 9;
+
+        CHECK_EQ_INT(step(&state, &c, &b, "c1", &s), 3);
+        for (size_t k = 0; k < s.n_events; k++) {
+                const KernelEventInfo *e = &s.events[k];
+
+                if (e->kind == KERNEL_RNG_MSG_EXHAUSTED && e->instruction == RNG_RDSEED) {
+                        CHECK_EQ_U64(e->messages, 36904);
+                        CHECK_EQ_U64(e->count, 40000);
+                        CHECK(e->have_cpu && e->cpu == 36903 % 64 && e->tries == 10, "last CPU %u", e->cpu);
+                        CHECK(e->kernel_message &&
+                              strcmp(e->kernel_message, "x86/rng: RDSEED exhausted after 10 tries on CPU 1") == 0,
+                              "first line '%s'", e->kernel_message ?: "(null)");
+                } else if (e->kind == KERNEL_RNG_MSG_EXHAUSTED && e->instruction == RNG_RDRAND) {
+                        CHECK_EQ_U64(e->messages, 7);
+                        CHECK_EQ_U64(e->count, 7);
+                } else if (e->kind == KERNEL_RNG_MSG_DISABLED) {
+                        CHECK_EQ_U64(e->messages, 1);
+                        CHECK_EQ_U64(e->count, 1);
+                        CHECK(e->kernel_message && strlen(e->kernel_message) == KERNEL_WATCH_MESSAGE_MAX,
+                              "bounded first line");
+                        CHECK(e->reason_id && strcmp(e->reason_id, "zen5-rdseed32") == 0, "reason");
+                } else
+                        CHECK(false, "unexpected event kind %d", e->kind);
+        }
+        CHECK(s.next.cursor && strcmp(s.next.cursor, "c1") == 0, "cursor");
+        CHECK_EQ_U64(s.next.recorded[KERNEL_RNG_MSG_DISABLED][RNG_RDSEED], 1);
+        adopt(&state, &s, &b);
+        CHECK(!b.pending, "cleared");
+
+        /* The next window of the flood: again one event, counting the growth only. */
+        for (unsigned l = 0; l < 500; l++)
+                add_exhausted(&b, RNG_RDSEED, 0);
+        c.exhausted[RNG_RDSEED] = 40600;
+        CHECK_EQ_INT(step(&state, &c, &b, "c2", &s), 1);
+        CHECK_EQ_U64(s.events[0].messages, 500);
+        CHECK_EQ_U64(s.events[0].count, 600);
+        adopt(&state, &s, &b);
+}
+
+/* No counters (kernels without the series): the message counts. */
+static void test_no_counters(void) {
+        _cleanup_(kernel_watch_state_done) KernelWatchState state = {};
+        KernelWatchBatch b = {};
+        KernelWatchStep s;
+
+        for (unsigned l = 0; l < 5; l++)
+                add_exhausted(&b, RNG_RDSEED, 2);
+        add(&b, KERNEL_RNG_MSG_FAILED, RNG_RDSEED, 0, "RDSEED failed");
+        add(&b, KERNEL_RNG_MSG_FAILED, RNG_RDRAND, 0, "RDRAND failed");
+        add(&b, KERNEL_RNG_MSG_FAILED, RNG_RDRAND, 0, "RDRAND failed");
+
+        CHECK_EQ_INT(step(&state, NULL, &b, NULL, &s), 3);
+        for (size_t k = 0; k < s.n_events; k++) {
+                CHECK_EQ_U64(s.events[k].count, s.events[k].messages);
+                CHECK(!s.events[k].have_counters && s.events[k].exhausted_total == 0, "no counters");
+        }
+        CHECK_EQ_U64(failure_count(&s, RNG_RDSEED), 6);
+        CHECK_EQ_U64(failure_count(&s, RNG_RDRAND), 2);
+        CHECK_EQ_U64(s.next.reported[RNG_RDSEED], 0); /* nothing counted by a kernel */
+        CHECK_EQ_U64(s.next.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED], 5);
+        CHECK_EQ_U64(s.next.recorded[KERNEL_RNG_MSG_FAILED][RNG_RDRAND], 2);
+        CHECK(!s.next.cursor, "no cursor");
+        adopt(&state, &s, &b);
+
+        /* Nothing new: nothing to send, the state stays. */
+        CHECK_EQ_INT(step(&state, NULL, &b, NULL, &s), 0);
+        CHECK_EQ_U64(s.next.serial, state.serial);
+        kernel_watch_step_done(&s);
+}
+
+/* The settle re-check: the counter grew and no line was printed (rate
+ * limit): one counted-only event; the same snapshot again: nothing. */
+static void test_growth_without_messages(void) {
+        _cleanup_(kernel_watch_state_done) KernelWatchState state = { .cursor = strdup("old") };
+        KernelCounters c = { .exhausted = { [RNG_RDSEED] = 9 }, .retried = { [RNG_RDSEED] = 11 } };
+        KernelWatchBatch b = {};
+        KernelWatchStep s;
+
+        CHECK_EQ_INT(step(&state, &c, &b, NULL, &s), 1);
+        CHECK_EQ_INT(s.events[0].kind, KERNEL_RNG_MSG_EXHAUSTED);
+        CHECK_EQ_INT(s.events[0].instruction, RNG_RDSEED);
+        CHECK_EQ_U64(s.events[0].messages, 0);
+        CHECK_EQ_U64(s.events[0].count, 9);
+        CHECK(!s.events[0].kernel_message && !s.events[0].have_cpu, "counted only");
+        /* The cursor is kept, as a copy the next state owns. */
+        CHECK(s.next.cursor && s.next.cursor != state.cursor && strcmp(s.next.cursor, "old") == 0, "cursor copy");
+        CHECK_EQ_U64(s.next.serial, 1);
+        CHECK_EQ_U64(state.serial, 0); /* the input is not touched */
+        adopt(&state, &s, &b);
+
+        CHECK_EQ_INT(step(&state, &c, &b, NULL, &s), 0);
+        kernel_watch_step_done(&s);
+
+        /* The lines arrive after the counted-only event: logged, already counted. */
+        add_exhausted(&b, RNG_RDSEED, 1);
+        add(&b, KERNEL_RNG_MSG_FAILED, RNG_RDSEED, 0, "RDSEED failed");
+        CHECK_EQ_INT(step(&state, &c, &b, "new", &s), 2);
+        CHECK_EQ_U64(failure_count(&s, RNG_RDSEED), 0);
+        CHECK_EQ_U64(s.events[0].messages, 1);
+        CHECK(strcmp(s.next.cursor, "new") == 0, "new cursor");
+        adopt(&state, &s, &b);
+        CHECK_EQ_U64(state.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED], 9);
+}
+
+/* A counter below what was reported (went backwards, or a state from
+ * elsewhere): never a negative or wrapped count, reported never lowered;
+ * only growth beyond what was reported counts. */
+static void test_counter_backwards(void) {
+        _cleanup_(kernel_watch_state_done) KernelWatchState state = {};
+        KernelCounters c = { .exhausted = { [RNG_RDSEED] = 40 }, .retried = { [RNG_RDSEED] = 40 } };
+        KernelWatchBatch b = {};
+        KernelWatchStep s;
+
+        state.reported[RNG_RDSEED] = 100;
+        state.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED] = 100;
+
+        CHECK_EQ_INT(step(&state, &c, &b, NULL, &s), 0);
+        kernel_watch_step_done(&s);
+
+        add_exhausted(&b, RNG_RDSEED, 0);
+        CHECK_EQ_INT(step(&state, &c, &b, NULL, &s), 1);
+        CHECK_EQ_U64(s.events[0].count, 0);
+        CHECK_EQ_U64(s.next.reported[RNG_RDSEED], 100);
+        CHECK_EQ_U64(s.next.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED], 100);
+        adopt(&state, &s, &b);
+
+        c.exhausted[RNG_RDSEED] = 105;
+        CHECK_EQ_INT(step(&state, &c, &b, NULL, &s), 1);
+        CHECK_EQ_U64(s.events[0].count, 5);
+        adopt(&state, &s, &b);
+        CHECK_EQ_U64(state.reported[RNG_RDSEED], 105);
+}
+
+/* A restart from the saved state (format -> parse) counts nothing twice;
+ * a restart from the state before an unsent flush counts it once. */
+static void test_restart(void) {
+        _cleanup_(kernel_watch_state_done) KernelWatchState state = {}, before = {}, saved = {};
+        _cleanup_free_ char *text = NULL;
+        KernelCounters c = { .exhausted = { [RNG_RDSEED] = 30, [RNG_RDRAND] = 2 },
+                             .retried = { [RNG_RDSEED] = 31, [RNG_RDRAND] = 2 } };
+        KernelWatchBatch b = {};
+        KernelWatchStep s;
+
+        for (unsigned l = 0; l < 10; l++)
+                add_exhausted(&b, RNG_RDSEED, 0);
+        CHECK_EQ_INT(kernel_watch_state_copy(&state, &before), 0);
+        CHECK_EQ_INT(step(&state, &c, &b, "c10", &s), 2);
+        CHECK_EQ_U64(failure_count(&s, RNG_RDSEED) + failure_count(&s, RNG_RDRAND), 32);
+        adopt(&state, &s, &b);
+
+        CHECK_EQ_INT(kernel_watch_state_format(&state, &text), 0);
+        CHECK_EQ_INT(kernel_watch_state_parse(text, strlen(text), &saved), 0);
+
+        /* Restarted, the journal positioned after c10: the same counters. */
+        CHECK_EQ_INT(step(&saved, &c, &b, NULL, &s), 0);
+        kernel_watch_step_done(&s);
+        /* Some more, after the restart: only those. */
+        c.exhausted[RNG_RDSEED] = 33;
+        add_exhausted(&b, RNG_RDSEED, 0);
+        CHECK_EQ_INT(step(&saved, &c, &b, "c11", &s), 1);
+        CHECK_EQ_U64(s.events[0].count, 3);
+        CHECK_EQ_U64(s.next.serial, 2);
+        adopt(&saved, &s, &b);
+
+        /* The crash came before the first flush's events were sent (its .new
+         * not adopted): from the state before it, the journal re-read, every
+         * failure is reported once. */
+        for (unsigned l = 0; l < 11; l++)
+                add_exhausted(&b, RNG_RDSEED, 0);
+        CHECK_EQ_INT(step(&before, &c, &b, "c11", &s), 2);
+        CHECK_EQ_U64(failure_count(&s, RNG_RDSEED), 33);
+        CHECK_EQ_U64(failure_count(&s, RNG_RDRAND), 2);
+        adopt(&before, &s, &b);
+}
+
+static void test_bad_input(void) {
+        KernelWatchBatch b = {};
+        KernelWatchState st = {};
+        KernelWatchStep s;
+        KernelRngMsg m = { .kind = _KERNEL_RNG_MSG_MAX };
+
+        CHECK_EQ_INT(kernel_watch_batch_add(&b, &m, "x", 1), -EINVAL);
+        m = (KernelRngMsg) { .kind = KERNEL_RNG_MSG_FAILED, .instruction = _RNG_INSTRUCTION_MAX };
+        CHECK_EQ_INT(kernel_watch_batch_add(&b, &m, "x", 1), -EINVAL);
+        CHECK(!b.pending, "nothing added");
+        CHECK_EQ_INT(kernel_watch_account(NULL, NULL, &b, NULL, &s), -EINVAL);
+        CHECK_EQ_INT(kernel_watch_account(&st, NULL, NULL, NULL, &s), -EINVAL);
+}
+
+static void check_verdict(const KernelWatchState *s, bool have_counters, Verdict want, const char *want_status) {
+        _cleanup_free_ char *status = NULL;
+        Verdict v;
+
+        CHECK_EQ_INT(kernel_watch_state_verdict(s, have_counters, &v, &status), 0);
+        CHECK_EQ_INT(v, want);
+        CHECK(status && strcmp(status, want_status) == 0, "status '%s', expected '%s'", status ?: "(null)",
+              want_status);
+}
+
+static void test_verdict_text(void) {
+        KernelWatchState s = {};
+
+        check_verdict(&s, true, VERDICT_OK, "kernel: no RNG failures");
+        check_verdict(&s, false, VERDICT_OK, "kernel: no RNG failures logged");
+
+        s.reported[RNG_RDSEED] = 3;
+        check_verdict(&s, true, VERDICT_EXHAUSTED, "kernel: RDSEED exhausted 3x");
+        /* without counters, the logged lines (exhausted + failed) */
+        s = (KernelWatchState) {};
+        s.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDRAND] = 2;
+        s.recorded[KERNEL_RNG_MSG_FAILED][RNG_RDRAND] = 1;
+        check_verdict(&s, false, VERDICT_EXHAUSTED, "kernel: RDRAND exhausted 3x");
+
+        s.recorded[KERNEL_RNG_MSG_DISABLED][RNG_RDSEED] = 1;
+        check_verdict(&s, false, VERDICT_EXHAUSTED, "kernel: RDRAND exhausted 3x, RDSEED disabled");
+        s.recorded[KERNEL_RNG_MSG_DEFECTIVE][RNG_RDRAND] = 1;
+        check_verdict(&s, false, VERDICT_BROKEN, "kernel: RDRAND exhausted 3x, RDRAND defective, RDSEED disabled");
+
+        s = (KernelWatchState) {};
+        s.recorded[KERNEL_RNG_MSG_DISABLED][RNG_RDSEED] = 1;
+        check_verdict(&s, true, VERDICT_DEGRADED, "kernel: RDSEED disabled");
+}
+
+int main(void) {
+        test_counts_add_up();
+        test_flood_aggregated();
+        test_no_counters();
+        test_growth_without_messages();
+        test_counter_backwards();
+        test_restart();
+        test_bad_input();
+        test_verdict_text();
+        return test_result("test-kernel-watch-account");
+}
