@@ -57,11 +57,14 @@ static bool is_blank(char c) {
 }
 
 int kernel_cpuinfo_count_flag(const char *text, size_t len, const char *flag, size_t *ret_lines) {
-        const char *p = text, *end = text + len;
+        const char *p, *end;
         size_t n_lines = 0, hits = 0, fl;
 
         if (!text || !flag)
                 return -EINVAL;
+        /* Only now: NULL + 0 is undefined behaviour (clang's UBSan stops on it). */
+        p = text;
+        end = text + len;
         fl = strlen(flag);
 
         while (p < end) {
@@ -118,11 +121,13 @@ int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_INSTRUCTION
 }
 
 bool kernel_cmdline_has_word(const char *cmdline, size_t len, const char *word) {
-        const char *p = cmdline, *end = cmdline + len;
+        const char *p, *end;
         size_t wl = strlen(word);
 
         if (!cmdline)
                 return false;
+        p = cmdline;
+        end = cmdline + len;
         while (p < end) {
                 const char *w;
 

@@ -102,13 +102,15 @@ static int parse_cpu_number(const char **p, const char *end, unsigned *ret) {
 }
 
 int parse_cpu_list(const char *s, size_t len, cpu_set_t *ret) {
-        const char *p = s, *end = s + len;
+        const char *p, *end;
         cpu_set_t set;
         int r;
 
         CPU_ZERO(&set);
         if (!s)
                 return -EINVAL;
+        p = s;
+        end = s + len;
         /* One trailing newline is how sysfs ends it. */
         if (len > 0 && end[-1] == '\n')
                 end--;
