@@ -22,20 +22,6 @@ Verdict kernel_rng_msg_kind_verdict(KernelRngMsgKind k) {
         }
 }
 
-static const char *kind_message_id(KernelRngMsgKind k) {
-        switch (k) {
-        case KERNEL_RNG_MSG_EXHAUSTED:
-                return RNG_MID_KERNEL_EXHAUSTED_STR;
-        case KERNEL_RNG_MSG_FAILED:
-                return RNG_MID_KERNEL_FAILED_STR;
-        case KERNEL_RNG_MSG_DISABLED:
-                return RNG_MID_KERNEL_DISABLED_STR;
-        case KERNEL_RNG_MSG_DEFECTIVE:
-        default:
-                return RNG_MID_KERNEL_DEFECTIVE_STR;
-        }
-}
-
 int event_kernel(EventFields *f, const KernelEventInfo *in) {
         const char *name = rng_instruction_upper_to_string(in->instruction);
         Verdict v = kernel_rng_msg_kind_verdict(in->kind);
@@ -43,7 +29,7 @@ int event_kernel(EventFields *f, const KernelEventInfo *in) {
         if (!name || !kernel_rng_msg_kind_to_string(in->kind))
                 return -EINVAL;
 
-        EVENT_ADD(f, "MESSAGE_ID=%s", kind_message_id(in->kind));
+        EVENT_ADD(f, "MESSAGE_ID=%s", rng_kernel_message_id(in->kind));
         EVENT_ADD(f, "PRIORITY=%d", verdict_priority(v));
         EVENT_ADD(f, "SYSLOG_IDENTIFIER=rng-health");
         switch (in->kind) {
