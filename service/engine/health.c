@@ -113,38 +113,79 @@ uint64_t health_bit_failed(const HealthResult *r) {
         return failed;
 }
 
-/* Ones per bit position: eight byte-wide counters per 64-bit word, one word
- * per bit of a byte, emptied every 255 values before a counter can wrap.
- * The eight words are separate locals, not an array: gcc -O2 does not
- * unroll an inner loop over an array and then adds to memory (5x slower;
- * bench/probe-bench.sh). */
-static void count_bits(uint64_t bit_ones[static 64], const uint64_t *values, size_t n) {
-        const uint64_t m = UINT64_C(0x0101010101010101);
+/* Adds the ones of each bit position of w, times weight, into bit_ones. */
+static void add_plane(uint64_t bit_ones[static 64], uint64_t w, uint64_t weight) {
+        for (; w; w &= w - 1)
+                bit_ones[__builtin_ctzll(w)] += weight;
+}
 
-        while (n > 0) {
-                size_t k = MIN(n, (size_t) 255);
+/* Eight byte-wide counters per 64-bit word, one word per bit of a byte:
+ * acc[b] byte k counts position 8k + b. */
+static void add_lanes(uint64_t bit_ones[static 64], const uint64_t acc[static 8], uint64_t weight) {
+        for (unsigned b = 0; b < 8; b++)
+                for (unsigned byte = 0; byte < 8; byte++)
+                        bit_ones[8 * byte + b] += ((acc[b] >> (8 * byte)) & 0xff) * weight;
+}
+
+/* Carry-save adder: h:l = a + b + c, bitwise. */
+#define CSA(h, l, a, b, c)                              \
+        do {                                            \
+                uint64_t _u = (a) ^ (b);                \
+                (h) = ((a) & (b)) | (_u & (c));         \
+                (l) = _u ^ (c);                         \
+        } while (0)
+
+/* Ones per bit position, vertically (Harley-Seal): blocks of 16 values
+ * pass through a tree of carry-save adders into bit-sliced counters ones,
+ * twos, fours, eights; each block's carry out (sixteens) goes into byte-wide
+ * lane counters, emptied every 255 blocks. About 6 operations per value
+ * instead of 24 for lane counting alone (bench/probe-bench.sh). The counters
+ * are separate locals: gcc -O2 keeps them in registers. */
+static void count_bits(uint64_t bit_ones[static 64], const uint64_t *v, size_t n) {
+        const uint64_t m = UINT64_C(0x0101010101010101);
+        uint64_t ones = 0, twos = 0, fours = 0, eights = 0;
+
+        while (n >= 16) {
+                size_t blocks = MIN(n / 16, (size_t) 255);
                 uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
 
-                for (size_t i = 0; i < k; i++) {
-                        uint64_t v = values[i];
+                for (size_t k = 0; k < blocks; k++, v += 16) {
+                        uint64_t twos_a, twos_b, fours_a, fours_b, eights_a, eights_b, sixteens;
 
-                        a0 += v & m;
-                        a1 += (v >> 1) & m;
-                        a2 += (v >> 2) & m;
-                        a3 += (v >> 3) & m;
-                        a4 += (v >> 4) & m;
-                        a5 += (v >> 5) & m;
-                        a6 += (v >> 6) & m;
-                        a7 += (v >> 7) & m;
+                        CSA(twos_a, ones, ones, v[0], v[1]);
+                        CSA(twos_b, ones, ones, v[2], v[3]);
+                        CSA(fours_a, twos, twos, twos_a, twos_b);
+                        CSA(twos_a, ones, ones, v[4], v[5]);
+                        CSA(twos_b, ones, ones, v[6], v[7]);
+                        CSA(fours_b, twos, twos, twos_a, twos_b);
+                        CSA(eights_a, fours, fours, fours_a, fours_b);
+                        CSA(twos_a, ones, ones, v[8], v[9]);
+                        CSA(twos_b, ones, ones, v[10], v[11]);
+                        CSA(fours_a, twos, twos, twos_a, twos_b);
+                        CSA(twos_a, ones, ones, v[12], v[13]);
+                        CSA(twos_b, ones, ones, v[14], v[15]);
+                        CSA(fours_b, twos, twos, twos_a, twos_b);
+                        CSA(eights_b, fours, fours, fours_a, fours_b);
+                        CSA(sixteens, eights, eights, eights_a, eights_b);
+
+                        a0 += sixteens & m;
+                        a1 += (sixteens >> 1) & m;
+                        a2 += (sixteens >> 2) & m;
+                        a3 += (sixteens >> 3) & m;
+                        a4 += (sixteens >> 4) & m;
+                        a5 += (sixteens >> 5) & m;
+                        a6 += (sixteens >> 6) & m;
+                        a7 += (sixteens >> 7) & m;
                 }
-
-                const uint64_t acc[8] = { a0, a1, a2, a3, a4, a5, a6, a7 };
-                for (unsigned b = 0; b < 8; b++)
-                        for (unsigned byte = 0; byte < 8; byte++)
-                                bit_ones[8 * byte + b] += (acc[b] >> (8 * byte)) & 0xff;
-                values += k;
-                n -= k;
+                add_lanes(bit_ones, (const uint64_t[8]) { a0, a1, a2, a3, a4, a5, a6, a7 }, 16);
+                n -= blocks * 16;
         }
+        add_plane(bit_ones, ones, 1);
+        add_plane(bit_ones, twos, 2);
+        add_plane(bit_ones, fours, 4);
+        add_plane(bit_ones, eights, 8);
+        for (size_t i = 0; i < n; i++)
+                add_plane(bit_ones, v[i], 1);
 }
 
 static void bit_summary(HealthResult *r) {

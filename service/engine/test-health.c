@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "health.h"
+#include "macro.h"
 #include "probe.h"
 #include "scripted-source.h"
 #include "test-util.h"
@@ -349,7 +350,42 @@ static void test_bit_balance(void) {
         }
 }
 
+/* The bit counter against a naive count, over lengths around its block
+ * (16 values) and lane (255 blocks) boundaries and fed in pieces. */
+static void test_bit_counts_exact(void) {
+        static const size_t lengths[] = { 0, 1, 15, 16, 17, 255, 4079, 4080, 4081, 8191, 65537 };
+        static uint64_t v[65537];
+        uint64_t seed = 0xc0ffee;
+        HealthParams p = HEALTH_PARAMS_DEFAULT;
+
+        for (size_t i = 0; i < ELEMENTSOF(v); i++)
+                v[i] = splitmix64(&seed);
+        for (size_t l = 0; l < ELEMENTSOF(lengths); l++) {
+                uint64_t naive[64] = {};
+                HealthState s;
+                HealthResult r;
+                size_t fed = 0;
+
+                for (size_t i = 0; i < lengths[l]; i++)
+                        for (unsigned b = 0; b < 64; b++)
+                                naive[b] += (v[i] >> b) & 1;
+                health_init(&s, &p, 64);
+                /* Pieces of 1000, then the rest, as the probe's chunks. */
+                while (fed < lengths[l]) {
+                        size_t k = MIN((size_t) 1000, lengths[l] - fed);
+
+                        health_feed(&s, v + fed, k);
+                        fed += k;
+                }
+                health_finish(&s, &r);
+                for (unsigned b = 0; b < 64; b++)
+                        CHECK(r.bit_ones[b] == naive[b], "n=%zu bit %u: %" PRIu64 " ones, naive %" PRIu64,
+                              lengths[l], b, r.bit_ones[b], naive[b]);
+        }
+}
+
 int main(void) {
+        test_bit_counts_exact();
         test_bit_balance();
         test_cutoffs_nist_table();
         test_cutoffs_default();
