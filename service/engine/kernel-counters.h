@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* The kernel's RDRAND/RDSEED counters (kernel patch 0005), read-only sysfs:
+/* The kernel's RDRAND/RDSEED counters (kernel patch 0007), read-only sysfs:
  *   /sys/devices/system/cpu/rng/{rdrand,rdseed}/retried
  *       calls of the kernel's retry loop that needed more than one try
  *   /sys/devices/system/cpu/rng/{rdrand,rdseed}/exhausted

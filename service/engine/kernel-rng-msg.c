@@ -87,7 +87,7 @@ int kernel_rng_msg_parse(const char *msg, size_t len, KernelRngMsg *ret) {
                 return 0;
         }
 
-        /* Patch 0002's WARN_ONCE text is the whole record. */
+        /* The original 2024 posting's WARN_ONCE text is the whole record. */
         if (record_equals(msg, len, "RDRAND failed") || record_equals(msg, len, "RDSEED failed")) {
                 m.kind = KERNEL_RNG_MSG_FAILED;
                 m.instruction = msg[2] == 'R' ? RNG_RDRAND : RNG_RDSEED;

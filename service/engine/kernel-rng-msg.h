@@ -6,10 +6,12 @@
  * verbatim from Linux 6.12 and the rng-health kernel series:
  *
  *   exhausted  "x86/rng: RDSEED exhausted after 10 tries on CPU 1"
- *              (patch 0004: the early-boot WARN and the rate-limited
- *              message afterwards print this same line)
+ *              (patches 0003/0004: the early-boot RDRAND WARN and the
+ *              rate-limited messages print this same line)
  *   failed     "RDRAND failed" / "RDSEED failed"
- *              (patch 0002's WARN_ONCE, kernels without 0004)
+ *              (Kirill Shutemov's original warning as posted in 2024,
+ *              kernels carrying it without the rest of the series; the
+ *              full series never prints it)
  *   disabled   the kernel turned an instruction off: kernel_reason_match()
  *              ("RDRAND is not reliable on this platform; disabling.",
  *              "RDSEED32 is broken. ...", ...)

@@ -35,7 +35,7 @@ typedef enum KernelLogState {
 
 const char *kernel_log_state_to_string(KernelLogState s); /* "not-needed", "read", "unreadable" */
 
-/* The rng-health kernel series' sysfs directory (counters, patch 0005). A
+/* The rng-health kernel series' sysfs directory (counters, patch 0007). A
  * kernel that has it retries RDSEED like RDRAND. */
 #define KERNEL_RNG_SYSFS_DIR "/sys/devices/system/cpu/rng"
 

@@ -30,7 +30,8 @@
 /* The kernel's retry loop ran out ("x86/rng: RDSEED exhausted after 10
  * tries on CPU 1"; RNG_COUNT from the kernel's counters). */
 #define RNG_MID_KERNEL_EXHAUSTED_STR    "6afb1a83c7bc4980acdc39cf56eda719"
-/* "RDRAND failed"/"RDSEED failed": patch 0002's warning (older kernels). */
+/* "RDRAND failed"/"RDSEED failed": the warning as first posted in 2024
+ * (kernels with it but without the rest of the series). */
 #define RNG_MID_KERNEL_FAILED_STR       "afc3fa1e389d4fd09025eccfbafec529"
 /* The kernel disabled an instruction ("... is not reliable on this
  * platform; disabling.", "RDSEED32 is broken. ..."). */
