@@ -19,6 +19,10 @@ struct ProbeWatch {
         bool unavailable_known[_RNG_INSTRUCTION_MAX];
         bool unavailable_cpuid[_RNG_INSTRUCTION_MAX];
         KernelStateKind unavailable_kernel[_RNG_INSTRUCTION_MAX];
+        /* The CPU's identity, read once (for the errata): it does not change
+         * while the daemon runs, and every probe would re-read /proc/cpuinfo. */
+        bool have_cpu;
+        CpuId cpu;
         Verdict verdicts[_RNG_INSTRUCTION_MAX];
 };
 
@@ -79,11 +83,8 @@ static int run_probe(const ProbeWatch *w, ProbeReport *report) {
                 params.threads = 0;
                 r = probe_run_all(&params, &kernel, report);
         }
-        if (r >= 0) {
-                CpuId cpu;
-
-                probe_report_name_errata(report, cpu_id_read(NULL, &cpu) >= 0 ? &cpu : NULL);
-        }
+        if (r >= 0)
+                probe_report_name_errata(report, w->have_cpu ? &w->cpu : NULL);
         return r;
 }
 
@@ -164,6 +165,7 @@ int probe_watch_new(sd_event *e, const Config *config, VerdictSource *source, Pr
                 .source = source,
                 .config = config,
         };
+        w->have_cpu = cpu_id_read(NULL, &w->cpu) >= 0;
         *ret = w;
         return 0;
 }
