@@ -46,7 +46,8 @@ typedef struct ParseState {
         Config config;
         ConfigError *err;
         const char *file;
-        FILE *f;
+        const char *buf; /* the file being parsed, and the reader's place in it */
+        size_t len, pos;
         unsigned line;
         bool failed;
         bool instructions_set, widths_set;
@@ -58,11 +59,14 @@ typedef struct ParseState {
 
 typedef int (*ValueParser)(ParseState *s, const char *value, char *msg, size_t len);
 
-/* Calls fn on each space-separated word of value. */
+/* Calls fn on each word of value, separated by spaces, tabs or commas. A
+ * non-empty value without a word ("," or " , ") is refused: it is neither
+ * a list nor the empty assignment that resets one. */
 static int for_each_word(ParseState *s, const char *value, char *msg, size_t len,
                          int (*fn)(ParseState *s, const char *word, char *msg, size_t len)) {
         _cleanup_free_ char *copy = strdup(value);
         char *save = NULL;
+        unsigned n = 0;
         int r;
 
         if (!copy)
@@ -71,6 +75,12 @@ static int for_each_word(ParseState *s, const char *value, char *msg, size_t len
                 r = fn(s, w, msg, len);
                 if (r < 0)
                         return r;
+                n++;
+        }
+        if (n == 0) {
+                snprintf(msg, len, "empty list '%s' (give at least one value, or nothing to reset to the default)",
+                         value);
+                return -EINVAL;
         }
         return 0;
 }
@@ -269,7 +279,7 @@ static void set_error(ParseState *s, const char *file, unsigned line, const char
 
 static int handler(void *user, const char *section, const char *name, const char *value) {
         ParseState *s = user;
-        char msg[256];
+        char msg[256] = "out of memory";
         bool section_known = false;
 
         for (size_t i = 0; i < ELEMENTSOF(config_keys); i++) {
@@ -294,41 +304,127 @@ static int handler(void *user, const char *section, const char *name, const char
         return 0;
 }
 
-/* fgets with a line counter, so the handler knows where it is. */
-static char *reader(char *str, int num, void *stream) {
-        ParseState *s = stream;
-        char *p = fgets(str, num, s->f);
-
-        if (p && (strchr(p, '\n') || feof(s->f)))
-                s->line++;
-        return p;
+/* The one line reader of the configuration, in front of inih: every line
+ * is checked here, so that inih only ever sees what it parses completely.
+ * Refused, with file:line: a NUL byte or another control character (the
+ * value would be cut or echoed), a line longer than inih's buffer (it
+ * would split it: the tail would become a line of its own), an indented
+ * setting (inih would take it as a continuation of the previous value),
+ * and text after a section header's "]" (inih would drop it). */
+static bool line_fits(const char *line, size_t len, int num) {
+        /* inih's buffer holds the line, its newline and the NUL. */
+        return num > 2 && len <= (size_t) num - 2;
 }
 
+static int check_line(ParseState *s, const char *line, size_t len, int num) {
+        char msg[256];
+        size_t i = 0;
+
+        for (size_t k = 0; k < len; k++) {
+                unsigned char c = (unsigned char) line[k];
+
+                if (c == '\0') {
+                        snprintf(msg, sizeof(msg), "NUL byte in column %zu", k + 1);
+                        goto fail;
+                }
+                if ((c < 0x20 && c != '\t') || c == 0x7f) {
+                        snprintf(msg, sizeof(msg), "control character 0x%02x in column %zu", c, k + 1);
+                        goto fail;
+                }
+        }
+        if (!line_fits(line, len, num)) {
+                snprintf(msg, sizeof(msg), "line of %zu bytes, longer than the limit of %d", len, num - 2);
+                goto fail;
+        }
+        while (i < len && (line[i] == ' ' || line[i] == '\t'))
+                i++;
+        if (i == len || line[i] == '#' || line[i] == ';')
+                return 0; /* empty or a comment */
+        if (i > 0) {
+                snprintf(msg, sizeof(msg), "indented line (settings and sections start in column 1; "
+                                           "continuation lines are not supported)");
+                goto fail;
+        }
+        if (line[0] == '[') {
+                const char *close = memchr(line, ']', len);
+                size_t k;
+
+                if (!close) {
+                        snprintf(msg, sizeof(msg), "section header without ']'");
+                        goto fail;
+                }
+                for (k = (size_t) (close - line) + 1; k < len && (line[k] == ' ' || line[k] == '\t'); k++)
+                        ;
+                if (k < len && line[k] != '#' && line[k] != ';') {
+                        snprintf(msg, sizeof(msg), "text after ']' of the section header");
+                        goto fail;
+                }
+        }
+        return 0;
+fail:
+        set_error(s, s->file, s->line, NULL, NULL, msg);
+        return -EINVAL;
+}
+
+/* inih's reader: the next line of the buffer, checked; NULL at the end
+ * or at the first bad line (the error is in s). */
+static char *reader(char *str, int num, void *stream) {
+        ParseState *s = stream;
+        const char *line, *nl;
+        size_t len;
+
+        if (s->failed || s->pos >= s->len)
+                return NULL;
+        line = s->buf + s->pos;
+        nl = memchr(line, '\n', s->len - s->pos);
+        len = nl ? (size_t) (nl - line) : s->len - s->pos;
+        s->pos += len + (nl ? 1 : 0);
+        s->line++;
+        if (check_line(s, line, len, num) < 0)
+                return NULL;
+        memcpy(str, line, len);
+        str[len] = '\n';
+        str[len + 1] = '\0';
+        return str;
+}
+
+#define CONFIG_FILE_MAX (64u * 1024)
+
 static int parse_file(ParseState *s, const char *path) {
-        _cleanup_fclose_ FILE *f = NULL;
+        _cleanup_free_ char *buf = NULL;
+        size_t len;
         int r;
 
-        f = fopen(path, "re");
-        if (!f) {
-                r = negative_errno();
-                set_error(s, path, 0, NULL, NULL, strerror(-r));
+        r = read_small_file(path, CONFIG_FILE_MAX, &buf, &len);
+        if (r < 0) {
+                char msg[256];
+
+                if (r == -EFBIG)
+                        snprintf(msg, sizeof(msg), "larger than %u bytes", CONFIG_FILE_MAX);
+                else
+                        snprintf(msg, sizeof(msg), "%s", strerror(-r));
+                set_error(s, path, 0, NULL, NULL, msg);
                 return r;
         }
-        s->f = f;
+        s->buf = buf;
+        s->len = len;
+        s->pos = 0;
         s->file = path;
         s->line = 0;
         r = ini_parse_stream(reader, s, handler, s);
-        s->f = NULL;
+        s->buf = NULL;
+        if (s->failed)
+                return -EINVAL;
         if (r < 0) {
-                set_error(s, path, 0, NULL, NULL, "out of memory or unreadable");
+                set_error(s, path, 0, NULL, NULL, "out of memory");
                 return -ENOMEM;
         }
         if (r > 0) {
-                /* A syntax error the handler never saw (e.g. no "=" or an unclosed "["). */
+                /* A syntax error the handler never saw (e.g. no "="). */
                 set_error(s, path, (unsigned) r, NULL, NULL, "syntax error (expected [Section] or Key=value)");
                 return -EINVAL;
         }
-        return s->failed ? -EINVAL : 0;
+        return 0;
 }
 
 /* Masked: empty or /dev/null (what a symlink to /dev/null resolves to). */

@@ -30,6 +30,21 @@ static void write_file(const char *rel, const char *text) {
         fclose(f);
 }
 
+static void write_bytes(const char *rel, const char *data, size_t len) {
+        char path[PATH_MAX * 2], cmd[PATH_MAX * 3];
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s%s", root, rel);
+        snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+        CHECK(system(cmd) == 0, "%s", cmd);
+        f = fopen(path, "we");
+        CHECK(f, "cannot write %s", path);
+        if (!f)
+                return;
+        CHECK(fwrite(data, 1, len, f) == len, "short write");
+        fclose(f);
+}
+
 static void clean(void) {
         char cmd[PATH_MAX + 32];
 
@@ -186,6 +201,92 @@ static void test_errors(void) {
         }
 }
 
+/* Issue 11 findings 1-3: the line reader refuses what inih would cut,
+ * join or drop, with the right file:line. */
+static void test_strict_lines(void) {
+        static const struct {
+                const char *text;
+                size_t len; /* 0: strlen */
+                unsigned line;
+                const char *msg;
+                const char *key;
+        } cases[] = {
+                { "\0\0\0garbage[[[", 15, 1, "NUL byte in column 1", NULL },
+                { "[Probe]\nThreads=1\0junk\n", 24, 2, "NUL byte in column 10", NULL },
+                { "[Probe]\nThreads=1\r\n", 0, 2, "control character 0x0d in column 10", NULL },
+                { "[Probe]\nInstructions=rdrand\x1b[2J\n", 0, 2, "control character 0x1b", NULL },
+                { "[Probe]\nThreads=1\n  Widths=16\n", 0, 3, "indented line", NULL },
+                { "[Probe]\nInstructions=rdrand\n\trdseed\n", 0, 3, "indented line", NULL },
+                { "[Probe] Threads=0\n", 0, 1, "text after ']'", NULL },
+                { "[Probe]junk\n", 0, 1, "text after ']'", NULL },
+                { "[Probe\n", 0, 1, "without ']'", NULL },
+                { "[Probe]\nInstructions=,\n", 0, 2, "empty list ','", "[Probe] Instructions=" },
+                { "[Probe]\nWidths= , ,\n", 0, 2, "empty list", "[Probe] Widths=" },
+                { "[Policy]\nFailOn=,\n", 0, 2, "empty list", "[Policy] FailOn=" },
+        };
+        ConfigError e;
+        Config c;
+
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                size_t len = cases[i].len ?: strlen(cases[i].text);
+
+                clean();
+                write_bytes("/etc/rng-health/rng-health.conf", cases[i].text, len);
+                CHECK_EQ_INT(load(&c, &e), -EINVAL);
+                check_error(&e, "/etc/rng-health/rng-health.conf", cases[i].line, cases[i].key ?: "", cases[i].msg);
+                /* nothing from the file is echoed raw: no control bytes */
+                for (const char *m = e.message; *m; m++)
+                        CHECK((unsigned char) *m >= 0x20, "case %zu: control byte in '%s'", i, e.message);
+        }
+
+        /* Allowed: comments (also indented) and a comment after a header. */
+        clean();
+        write_file("/etc/rng-health/rng-health.conf", "  # indented comment\n[Probe] # header comment\nThreads=3\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK_EQ_INT(c.probe.threads, 3);
+
+        /* A long comment never becomes a setting (finding 1), and the line
+         * numbers stay right: either the line fits inih's buffer and is a
+         * comment, or it is refused at its own line. */
+        for (size_t n = 150; n <= 60000; n = n < 300 ? n + 1 : n * 10) {
+                _cleanup_free_ char *text = malloc(n + 64);
+                int r;
+
+                CHECK(text, "malloc");
+                if (!text)
+                        return;
+                memcpy(text, "[Probe]\n# ", 10);
+                memset(text + 10, 'c', n);
+                strcpy(text + 10 + n, "Threads=1\n");
+                clean();
+                write_file("/etc/rng-health/rng-health.conf", text);
+                r = load(&c, &e);
+                if (r == 0)
+                        CHECK(c.probe.threads == 0, "n=%zu: the comment's tail was applied", n);
+                else {
+                        CHECK_EQ_INT(r, -EINVAL);
+                        check_error(&e, "/etc/rng-health/rng-health.conf", 2, "", "longer than the limit");
+                }
+                if (n >= 60000)
+                        CHECK_EQ_INT(r, -EINVAL);
+        }
+
+        /* A file past the size limit is refused as a whole. */
+        {
+                size_t n = 70 * 1024;
+                _cleanup_free_ char *big = malloc(n);
+
+                CHECK(big, "malloc");
+                if (!big)
+                        return;
+                memset(big, '\n', n);
+                clean();
+                write_bytes("/etc/rng-health/rng-health.conf", big, n);
+                CHECK_EQ_INT(load(&c, &e), -EFBIG);
+                CHECK(strstr(e.message, "larger than"), "'%s'", e.message);
+        }
+}
+
 static void test_precedence(void) {
         char **files = NULL, want[PATH_MAX * 2], link[PATH_MAX * 2];
         ConfigError e;
@@ -264,6 +365,7 @@ int main(void) {
         test_defaults();
         test_values();
         test_errors();
+        test_strict_lines();
         test_precedence();
         snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
         (void) system(cmd);
