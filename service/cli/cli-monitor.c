@@ -8,6 +8,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "cli-monitor.h"
+#include "log.h"
 #include "macro.h"
 #include "monitor.h"
 

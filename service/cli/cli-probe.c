@@ -7,6 +7,7 @@
 
 #include "cli-probe.h"
 #include "kernel-state.h"
+#include "log.h"
 #include "macro.h"
 #include "parse-util.h"
 #include "probe-errata.h"

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli-report.h"
+#include "log.h"
 #include "macro.h"
 #include "parse-util.h"
 #include "probe-json.h"

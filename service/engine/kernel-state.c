@@ -8,6 +8,7 @@
 
 #include "fileio.h"
 #include "kernel-state.h"
+#include "log.h"
 #include "macro.h"
 
 static const char *const state_names[_KERNEL_STATE_MAX] = {

@@ -16,6 +16,7 @@
 #include "journal-event.h"
 #include "journal-ids.h"
 #include "format-util.h"
+#include "log.h"
 #include "macro.h"
 #include "probe-summary.h"
 #include "status.h"
@@ -258,43 +259,21 @@ int event_config_invalid(EventFields *f, const char *file, unsigned line, const 
         return 0;
 }
 
-/* Whether stderr is connected to the journal (systemd sets JOURNAL_STREAM
- * to its device:inode). */
-static bool stderr_is_journal(void) {
-        const char *e = getenv("JOURNAL_STREAM");
-        unsigned long long dev, ino;
-        struct stat st;
-
-        if (!e || sscanf(e, "%llu:%llu", &dev, &ino) != 2)
-                return false;
-        if (fstat(STDERR_FILENO, &st) < 0)
-                return false;
-        return st.st_dev == dev && st.st_ino == ino;
-}
-
 int event_send(const EventFields *f) {
         struct iovec iov[EVENT_FIELDS_MAX];
-        const char *msg;
+        const char *msg, *prio;
         int r;
 
         for (size_t i = 0; i < f->n; i++)
                 iov[i] = (struct iovec) { .iov_base = f->v[i], .iov_len = strlen(f->v[i]) };
         r = sd_journal_sendv(iov, (int) f->n);
         msg = event_fields_get(f, "MESSAGE");
-        if (msg && (r < 0 || !stderr_is_journal()))
-                fprintf(stderr, "rng-health: %s\n", msg);
+        prio = event_fields_get(f, "PRIORITY");
+        /* The event's message once on stderr: by hand, or when the journal
+         * refused the structured event (then stderr carries it, at the
+         * event's priority). */
+        if (msg && (r < 0 || !log_stderr_is_journal()))
+                log_line(prio && prio[0] >= '0' && prio[0] <= '7' && !prio[1] ? prio[0] - '0' : LOG_INFO, msg);
         return r;
 }
 
-void log_full(int priority, const char *fmt, ...) {
-        va_list ap;
-
-        if (stderr_is_journal())
-                fprintf(stderr, "<%d>", priority);
-        else
-                fputs("rng-health: ", stderr);
-        va_start(ap, fmt);
-        vfprintf(stderr, fmt, ap);
-        va_end(ap);
-        fputc('\n', stderr);
-}

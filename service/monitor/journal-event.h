@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include "log.h"
+
 /* rng-health's structured journal events. Each builder is a pure function
  * that fills an EventFields array of "FIELD=value" strings (MESSAGE_ID,
  * PRIORITY, MESSAGE, SYSLOG_IDENTIFIER and RNG_* fields); event_send()
@@ -87,10 +89,8 @@ int event_policy_failure(EventFields *f, const VerdictEventInfo *info, int exit_
 int event_config_invalid(EventFields *f, const char *file, unsigned line, const char *key,
                          const char *message, const char *action);
 
-/* Send to the journal; when stderr is not the journal (run by hand), also
- * print MESSAGE there. */
+/* Send to the journal; when stderr is not the journal (run by hand), or
+ * the journal refused it, also print MESSAGE there (once, at the event's
+ * PRIORITY). Returns sd_journal_sendv()'s result. */
 int event_send(const EventFields *f);
 
-/* A plain log line at a syslog priority: to stderr with a "<N>" prefix the
- * journal understands. */
-void log_full(int priority, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -22,6 +22,7 @@
 #include "kernel-watch-account.h"
 #include "kernel-watch-state.h"
 #include "kernel-watch.h"
+#include "log.h"
 #include "macro.h"
 
 struct KernelWatch {

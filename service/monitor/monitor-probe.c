@@ -88,7 +88,7 @@ static int run_probe(const ProbeWatch *w, ProbeReport *report) {
         return r;
 }
 
-int probe_watch_run(ProbeWatch *w, const char *trigger) {
+static int watch_run(ProbeWatch *w, const char *trigger) {
         _cleanup_free_ ProbeReport *report = NULL;
         _cleanup_free_ char *status = NULL;
         int r;
@@ -99,7 +99,6 @@ int probe_watch_run(ProbeWatch *w, const char *trigger) {
                 return -ENOMEM;
         r = run_probe(w, report);
         if (r < 0) {
-                log_full(LOG_ERR, "probe failed: %s", strerror(-r));
                 (void) probe_watch_arm(w);
                 return r;
         }
@@ -118,6 +117,15 @@ int probe_watch_run(ProbeWatch *w, const char *trigger) {
         if (!status)
                 return -ENOMEM;
         return verdict_source_report(w->source, report->verdict, status, trigger);
+}
+
+/* Logs its error (once, here); the callers only act on it. */
+int probe_watch_run(ProbeWatch *w, const char *trigger) {
+        int r = watch_run(w, trigger);
+
+        if (r < 0)
+                log_error_errno(r, "%s probe failed: %s", trigger, strerror(-r));
+        return r;
 }
 
 static int on_timer(sd_event_source *s, uint64_t usec, void *userdata) {

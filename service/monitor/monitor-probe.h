@@ -19,7 +19,7 @@ int probe_watch_new(sd_event *e, const Config *config, VerdictSource *source, Pr
 ProbeWatch *probe_watch_free(ProbeWatch *w);
 
 /* Probe now ("boot", "reload"; the timer uses "reprobe") and re-arm the
- * timer from the current configuration. */
+ * timer from the current configuration. An error is logged here, once. */
 int probe_watch_run(ProbeWatch *w, const char *trigger);
 /* Arm (or disarm, for an interval of 0) the re-probe timer. */
 int probe_watch_arm(ProbeWatch *w);

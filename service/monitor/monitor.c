@@ -32,10 +32,12 @@ static void send_config_error(const ConfigError *e, const char *action) {
         EventFields f = {};
         int r;
 
+        /* event_send() itself puts the message on stderr when the journal
+         * refuses it: log here only if there is no event at all. */
         r = event_config_invalid(&f, e->file, e->line, e->key, e->message, action);
         if (r >= 0)
-                r = event_send(&f);
-        if (r < 0) {
+                (void) event_send(&f);
+        else {
                 char line[PATH_MAX + 512];
 
                 config_error_format(e, line, sizeof(line));
@@ -272,7 +274,7 @@ int manager_start(Manager *m) {
         (void) sd_notify(false, "STATUS=Probing RDRAND/RDSEED...");
         r = probe_watch_run(m->probe, "boot");
         if (r < 0)
-                return log_error_errno(r, "boot probe failed: %s", strerror(-r));
+                return r; /* logged by probe_watch_run() */
         if (m->exit_status == EXIT_MONITOR_OK)
                 start_kernel_watch(m);
         if (m->exit_status == EXIT_MONITOR_OK)

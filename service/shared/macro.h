@@ -51,14 +51,3 @@ static inline int negative_errno(void) {
         return errno > 0 ? -errno : -EIO;
 }
 
-/* Log once, where the error is handled; returns r so callers can "return log_error_errno(r, ...)". */
-_printf_(2, 3) static inline int log_error_errno(int r, const char *fmt, ...) {
-        va_list ap;
-
-        fputs("rng-health: ", stderr);
-        va_start(ap, fmt);
-        vfprintf(stderr, fmt, ap);
-        va_end(ap);
-        fputc('\n', stderr);
-        return r < 0 ? r : -r;
-}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "parse-util.h"
+
+bool log_stderr_is_journal(void) {
+        const char *e = getenv("JOURNAL_STREAM");
+        unsigned long long dev, ino;
+        struct stat st;
+        char tail;
+
+        /* "DEV:INO", both decimal */
+        if (!e || sscanf(e, "%llu:%llu%c", &dev, &ino, &tail) != 2)
+                return false;
+        if (fstat(STDERR_FILENO, &st) < 0)
+                return false;
+        return st.st_dev == dev && st.st_ino == ino;
+}
+
+static void log_va(int priority, const char *fmt, va_list ap) {
+        if (log_stderr_is_journal())
+                fprintf(stderr, "<%d>", priority & LOG_PRIMASK);
+        else
+                fputs("rng-health: ", stderr);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+}
+
+void log_full(int priority, const char *fmt, ...) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        log_va(priority, fmt, ap);
+        va_end(ap);
+}
+
+int log_error_errno(int r, const char *fmt, ...) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        log_va(LOG_ERR, fmt, ap);
+        va_end(ap);
+        return r < 0 ? r : -r;
+}
+
+void log_line(int priority, const char *line) {
+        log_full(priority, "%s", line);
+}
