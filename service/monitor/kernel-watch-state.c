@@ -33,55 +33,102 @@ int kernel_watch_state_copy(const KernelWatchState *s, KernelWatchState *ret) {
         return 0;
 }
 
-/* The number a known key stores into, or NULL for an unknown key. */
-static uint64_t *state_slot(KernelWatchState *s, const char *key) {
-        uint64_t *slot = NULL;
+/* Which keys a file gave, for the whole-file check. */
+typedef struct StateSeen {
+        bool boot, cursor, serial;
+        bool reported[_RNG_INSTRUCTION_MAX];
+        bool recorded[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX];
+} StateSeen;
 
-        if (strcmp(key, "serial") == 0)
+/* The number a known key stores into and its seen flag, or NULL for an
+ * unknown key. */
+static uint64_t *state_slot(KernelWatchState *s, StateSeen *seen, const char *key, bool **ret_seen) {
+        char name[64];
+
+        if (strcmp(key, "serial") == 0) {
+                *ret_seen = &seen->serial;
                 return &s->serial;
+        }
         for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                char name[64];
-
                 snprintf(name, sizeof(name), "reported_%s", rng_instruction_to_string(i));
-                if (strcmp(key, name) == 0)
-                        slot = &s->reported[i];
+                if (strcmp(key, name) == 0) {
+                        *ret_seen = &seen->reported[i];
+                        return &s->reported[i];
+                }
                 for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++) {
                         snprintf(name, sizeof(name), "recorded_%s_%s", kernel_rng_msg_kind_to_string(k),
                                  rng_instruction_to_string(i));
-                        if (strcmp(key, name) == 0)
-                                slot = &s->recorded[k][i];
+                        if (strcmp(key, name) == 0) {
+                                *ret_seen = &seen->recorded[k][i];
+                                return &s->recorded[k][i];
+                        }
                 }
         }
-        return slot;
+        return NULL;
 }
 
-static int state_parse_line(KernelWatchState *s, char *line, bool *have_boot) {
+static int state_parse_line(KernelWatchState *s, StateSeen *seen, char *line, const char **why) {
         char *val = strchr(line, '=');
         uint64_t *slot;
+        bool *flag;
 
-        if (!val)
+        if (!val) {
+                *why = "a line without '='";
                 return -EBADMSG;
+        }
         *val++ = '\0';
         if (strcmp(line, "boot") == 0) {
-                if (sd_id128_from_string(val, &s->boot_id) < 0)
+                flag = &seen->boot;
+                if (!*flag && sd_id128_from_string(val, &s->boot_id) < 0) {
+                        *why = "a bad boot id";
                         return -EBADMSG;
-                *have_boot = true;
+                }
         } else if (strcmp(line, "cursor") == 0) {
-                free(s->cursor);
-                s->cursor = strdup(val);
-                if (!s->cursor)
-                        return -ENOMEM;
-        } else if ((slot = state_slot(s, line))) {
+                flag = &seen->cursor;
+                if (!*flag) {
+                        if (!val[0]) {
+                                *why = "an empty cursor";
+                                return -EBADMSG;
+                        }
+                        s->cursor = strdup(val);
+                        if (!s->cursor)
+                                return -ENOMEM;
+                }
+        } else if ((slot = state_slot(s, seen, line, &flag))) {
                 /* Strict: no sign or space (a " -1" used to wrap around). */
-                if (parse_u64(val, slot) < 0)
+                if (!*flag && parse_u64(val, slot) < 0) {
+                        *why = "a value that is not an unsigned decimal number";
                         return -EBADMSG;
+                }
+        } else {
+                *why = "an unknown key";
+                return -EBADMSG;
         }
+        if (*flag) {
+                *why = "a key given twice";
+                return -EBADMSG;
+        }
+        *flag = true;
         return 0;
 }
 
-int kernel_watch_state_parse(const char *text, size_t len, KernelWatchState *ret) {
+static bool state_complete(const StateSeen *seen) {
+        if (!seen->boot || !seen->serial)
+                return false;
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                if (!seen->reported[i])
+                        return false;
+                for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
+                        if (!seen->recorded[k][i])
+                                return false;
+        }
+        return true;
+}
+
+int kernel_watch_state_parse_why(const char *text, size_t len, KernelWatchState *ret, const char **ret_why) {
         _cleanup_(kernel_watch_state_done) KernelWatchState s = {};
-        bool have_boot = false;
+        StateSeen seen = {};
+        const char *why = NULL;
         int r;
 
         if ((!text && len > 0) || !ret)
@@ -91,22 +138,59 @@ int kernel_watch_state_parse(const char *text, size_t len, KernelWatchState *ret
                 char line[KERNEL_WATCH_STATE_LINE_MAX];
                 size_t n;
 
-                if (!nl) /* cut inside a line */
-                        return -EBADMSG;
+                if (!nl) {
+                        why = "cut inside a line";
+                        r = -EBADMSG;
+                        goto fail;
+                }
                 n = (size_t) (nl - (text + p));
-                if (n + 1 > KERNEL_WATCH_STATE_LINE_MAX || memchr(text + p, '\0', n))
-                        return -EBADMSG;
+                if (n + 1 > KERNEL_WATCH_STATE_LINE_MAX) {
+                        why = "a line too long";
+                        r = -EBADMSG;
+                        goto fail;
+                }
+                if (memchr(text + p, '\0', n)) {
+                        why = "a NUL byte";
+                        r = -EBADMSG;
+                        goto fail;
+                }
                 memcpy(line, text + p, n);
                 line[n] = '\0';
                 p += n + 1;
-                r = state_parse_line(&s, line, &have_boot);
+                r = state_parse_line(&s, &seen, line, &why);
                 if (r < 0)
-                        return r;
+                        goto fail;
         }
-        if (!have_boot)
-                return -EBADMSG;
+        if (!state_complete(&seen)) {
+                /* e.g. cut at a line boundary: taking it would report again
+                 * what was already reported */
+                why = seen.boot ? "incomplete (a key is missing)" : "no boot id";
+                r = -EBADMSG;
+                goto fail;
+        }
         *ret = s;
         s = (KernelWatchState) {};
+        return 0;
+fail:
+        if (ret_why)
+                *ret_why = why ?: strerror(-r);
+        return r;
+}
+
+int kernel_watch_state_parse(const char *text, size_t len, KernelWatchState *ret) {
+        return kernel_watch_state_parse_why(text, len, ret, NULL);
+}
+
+int kernel_watch_state_check_counters(const KernelWatchState *s, const KernelCounters *c, char *why, size_t len) {
+        if (!c)
+                return 0;
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                if (s->reported[i] > c->exhausted[i]) {
+                        snprintf(why, len,
+                                 "it has %" PRIu64 " %s exhaustions reported, but the kernel counts only %" PRIu64,
+                                 s->reported[i], rng_instruction_upper_to_string(i), c->exhausted[i]);
+                        return -ERANGE;
+                }
         return 0;
 }
 
@@ -187,8 +271,47 @@ int kernel_watch_state_commit(const char *dir) {
         return 0;
 }
 
-int kernel_watch_state_restore(const char *dir, sd_id128_t boot, KernelWatchHasSerial has_serial,
-                               void *userdata, KernelWatchState *ret) {
+/* Loads dir/name for restore: the state if it is usable, else nothing,
+ * with every refusal logged (only a missing file is quiet). 1 if *ret was
+ * set, 0 if not. */
+static int restore_load(const char *dir, const char *name, sd_id128_t boot, const KernelCounters *counters,
+                        KernelWatchState *ret) {
+        _cleanup_free_ char *path = state_path(dir, name), *text = NULL;
+        _cleanup_(kernel_watch_state_done) KernelWatchState s = {};
+        const char *why = NULL;
+        char buf[256];
+        size_t len;
+        int r;
+
+        if (!path)
+                return -ENOMEM;
+        r = read_small_file(path, STATE_FILE_MAX, &text, &len);
+        if (r == -ENOENT)
+                return 0;
+        if (r < 0) {
+                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", path, strerror(-r));
+                return 0;
+        }
+        r = kernel_watch_state_parse_why(text, len, &s, &why);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", path, why);
+                return 0;
+        }
+        if (!sd_id128_equal(s.boot_id, boot))
+                return 0; /* an earlier boot's: expected after a reboot */
+        if (kernel_watch_state_check_counters(&s, counters, buf, sizeof(buf)) < 0) {
+                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", path, buf);
+                return 0;
+        }
+        *ret = s;
+        s = (KernelWatchState) {};
+        return 1;
+}
+
+int kernel_watch_state_restore(const char *dir, sd_id128_t boot, const KernelCounters *counters,
+                               KernelWatchHasSerial has_serial, void *userdata, KernelWatchState *ret) {
         _cleanup_(kernel_watch_state_done) KernelWatchState state = { .boot_id = boot }, committed = {},
                                                             pending = {};
         int r;
@@ -196,24 +319,24 @@ int kernel_watch_state_restore(const char *dir, sd_id128_t boot, KernelWatchHasS
         if (!ret)
                 return -EINVAL;
         if (dir) {
-                r = kernel_watch_state_load(dir, KERNEL_WATCH_STATE_FILE, &committed);
-                if (r < 0 && r != -ENOENT)
-                        log_full(LOG_WARNING, "Kernel watch: ignoring %s/" KERNEL_WATCH_STATE_FILE ": %s", dir,
-                                 strerror(-r));
-                if (r >= 0 && sd_id128_equal(committed.boot_id, boot)) {
+                r = restore_load(dir, KERNEL_WATCH_STATE_FILE, boot, counters, &committed);
+                if (r < 0)
+                        return r;
+                if (r > 0) {
                         state = committed;
                         committed = (KernelWatchState) {};
                 }
 
                 /* A flush interrupted after its .new state was written. */
-                r = kernel_watch_state_load(dir, KERNEL_WATCH_STATE_FILE_NEW, &pending);
-                if (r >= 0 && sd_id128_equal(pending.boot_id, boot) && pending.serial > state.serial &&
-                    has_serial && has_serial(pending.serial, userdata) > 0) {
+                r = restore_load(dir, KERNEL_WATCH_STATE_FILE_NEW, boot, counters, &pending);
+                if (r < 0)
+                        return r;
+                if (r > 0 && pending.serial > state.serial && has_serial && has_serial(pending.serial, userdata) > 0) {
                         (void) kernel_watch_state_commit(dir);
                         kernel_watch_state_done(&state);
                         state = pending;
                         pending = (KernelWatchState) {};
-                } else if (r != -ENOENT) {
+                } else {
                         _cleanup_free_ char *path = state_path(dir, KERNEL_WATCH_STATE_FILE_NEW);
 
                         if (path)

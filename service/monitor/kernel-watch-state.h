@@ -10,10 +10,12 @@
  *   serial=<n>                   of the last recorded flush (RNG_STATE_SERIAL)
  *   reported_<instr>=<n>         exhausted counts accounted for
  *   recorded_<kind>_<instr>=<n>  counts in events, per kind
- * Unknown keys are ignored and a missing number is 0; a line without "=" or
- * newline, a NUL byte, a line of KERNEL_WATCH_STATE_LINE_MAX bytes or more,
- * a bad boot id or a known key whose value is not an unsigned decimal
- * (sign, space, junk, overflow) make the whole file invalid: -EBADMSG.
+ * The file is taken as a whole or refused (-EBADMSG): every key but the
+ * cursor is required and each key appears once, so a file cut anywhere,
+ * even at a line boundary, is refused. Refused too: an unknown key, a line
+ * without "=" or newline, a NUL byte, a line of KERNEL_WATCH_STATE_LINE_MAX
+ * bytes or more, a bad boot id, an empty cursor, a value that is not an
+ * unsigned decimal (sign, space, junk, overflow).
  *
  * The state is written as .new (through .new.tmp, fsync'ed) before a
  * flush's events are sent and renamed over the state after. */
@@ -24,6 +26,7 @@
 
 #include <systemd/sd-id128.h>
 
+#include "kernel-counters.h"
 #include "kernel-rng-msg.h"
 #include "rng-cpu.h"
 
@@ -46,6 +49,13 @@ int kernel_watch_state_copy(const KernelWatchState *s, KernelWatchState *ret);
 /* Pure: text (len bytes, not NUL-terminated) to a state; -EBADMSG (see
  * above) or -ENOMEM, *ret untouched on error. */
 int kernel_watch_state_parse(const char *text, size_t len, KernelWatchState *ret);
+/* The same, with why it was refused (a static string) in *ret_why. */
+int kernel_watch_state_parse_why(const char *text, size_t len, KernelWatchState *ret, const char **ret_why);
+/* A state that says more exhaustions were reported than the kernel has
+ * counted is not this kernel's: -ERANGE, with why (file-free) in buf.
+ * counters NULL (not readable): 0. */
+int kernel_watch_state_check_counters(const KernelWatchState *s, const KernelCounters *counters, char *buf,
+                                      size_t len);
 /* Pure: the file's text (malloc'ed, NUL-terminated). */
 int kernel_watch_state_format(const KernelWatchState *s, char **ret);
 
@@ -62,6 +72,9 @@ typedef int (*KernelWatchHasSerial)(uint64_t serial, void *userdata);
 /* The state to start from: dir's committed state if it is of `boot`, else
  * an empty one of `boot`; then a leftover .new of `boot` with a higher
  * serial is committed and adopted if has_serial() finds its events, else
- * removed. Unreadable files are logged and ignored. dir NULL: empty. */
-int kernel_watch_state_restore(const char *dir, sd_id128_t boot, KernelWatchHasSerial has_serial,
-                               void *userdata, KernelWatchState *ret);
+ * removed. A file that cannot be read, is refused by the parser, or fails
+ * kernel_watch_state_check_counters() against counters (NULL: not
+ * checked) is ignored, and each such refusal is logged (a missing file
+ * and an earlier boot's state are not). dir NULL: empty. */
+int kernel_watch_state_restore(const char *dir, sd_id128_t boot, const KernelCounters *counters,
+                               KernelWatchHasSerial has_serial, void *userdata, KernelWatchState *ret);

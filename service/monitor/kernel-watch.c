@@ -436,7 +436,8 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *sou
         r = sd_journal_open(&w->journal, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM);
         if (r < 0)
                 return r;
-        r = kernel_watch_state_restore(w->state_dir, boot, lookup_serial,
+        watch_read_counters(w);
+        r = kernel_watch_state_restore(w->state_dir, boot, w->have_counters ? &w->counters : NULL, lookup_serial,
                                        &(SerialLookup) { .journal = w->journal, .boot = boot }, &w->state);
         if (r < 0)
                 return r;

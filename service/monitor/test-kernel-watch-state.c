@@ -68,27 +68,68 @@ static void test_round_trip(void) {
         check_same(&s, &u);
 }
 
+/* A complete file, as today's format writes it; rest is appended. */
+#define FULL_TAIL                                                                  \
+        "reported_rdrand=0\nrecorded_exhausted_rdrand=0\nrecorded_failed_rdrand=0\n"  \
+        "recorded_disabled_rdrand=0\nrecorded_defective_rdrand=0\n"                   \
+        "reported_rdseed=0\nrecorded_exhausted_rdseed=0\nrecorded_failed_rdseed=0\n"  \
+        "recorded_disabled_rdseed=0\nrecorded_defective_rdseed=0\n"
+
 static void test_parse_good(void) {
         _cleanup_(kernel_watch_state_done) KernelWatchState s = {};
 
-        /* Only the boot is required; unknown keys are ignored; a key given
-         * twice: the last wins. */
-        CHECK_EQ_INT(parse("boot=" BOOT "\nfuture_key=whatever\nserial=1\nserial=2\ncursor=a\ncursor=b\n", &s), 0);
+        /* Every key but the cursor, in any order. */
+        CHECK_EQ_INT(parse(FULL_TAIL "serial=2\nboot=" BOOT "\n", &s), 0);
         CHECK_EQ_U64(s.serial, 2);
-        CHECK(s.cursor && strcmp(s.cursor, "b") == 0, "cursor %s", s.cursor ?: "(null)");
-        CHECK_EQ_U64(s.reported[RNG_RDSEED], 0);
-        kernel_watch_state_done(&s);
-
-        /* Missing numbers are 0 (issue 11 will refuse an incomplete file;
-         * today a file cut at a line boundary is taken). */
-        CHECK_EQ_INT(parse("boot=" BOOT "\nserial=3\n", &s), 0);
-        CHECK_EQ_U64(s.serial, 3);
-        CHECK_EQ_U64(s.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED], 0);
+        CHECK(!s.cursor, "no cursor");
         kernel_watch_state_done(&s);
 
         /* UUID form of the boot id, and the largest number. */
-        CHECK_EQ_INT(parse("boot=01234567-89ab-cdef-0123-456789abcdef\nreported_rdseed=18446744073709551615\n", &s), 0);
-        CHECK_EQ_U64(s.reported[RNG_RDSEED], UINT64_MAX);
+        CHECK_EQ_INT(parse("boot=01234567-89ab-cdef-0123-456789abcdef\nserial=18446744073709551615\n" FULL_TAIL, &s), 0);
+        CHECK_EQ_U64(s.serial, UINT64_MAX);
+}
+
+/* Issue 11 finding 4: a file cut at any line boundary is refused, so what
+ * was reported is never reported again from zero counts. */
+static void test_parse_cut(void) {
+        _cleanup_(kernel_watch_state_done) KernelWatchState s = {}, t = {};
+        _cleanup_free_ char *text = NULL;
+        const char *why = NULL;
+        size_t len, lines = 0;
+
+        sample(&s);
+        CHECK_EQ_INT(kernel_watch_state_format(&s, &text), 0);
+        if (!text)
+                return;
+        len = strlen(text);
+        for (size_t n = 0; n < len; n++) {
+                int r = kernel_watch_state_parse_why(text, n, &t, &why);
+
+                CHECK(r == -EBADMSG, "cut at %zu of %zu accepted", n, len);
+                if (n > 0 && text[n - 1] == '\n') {
+                        lines++;
+                        CHECK(why && (strstr(why, "incomplete") || strstr(why, "no boot id")),
+                              "cut at line %zu: why '%s'", lines, why ?: "(null)");
+                }
+        }
+        CHECK(lines >= 12, "only %zu line boundaries", lines);
+        CHECK_EQ_INT(kernel_watch_state_parse_why(text, len, &t, &why), 0);
+}
+
+/* A saved count above the kernel's counter is refused, and says so. */
+static void test_check_counters(void) {
+        _cleanup_(kernel_watch_state_done) KernelWatchState s = {};
+        KernelCounters c = {};
+        char why[256];
+
+        sample(&s);
+        s.reported[RNG_RDRAND] = 0;
+        c.exhausted[RNG_RDSEED] = 12;
+        CHECK_EQ_INT(kernel_watch_state_check_counters(&s, &c, why, sizeof(why)), 0);
+        CHECK_EQ_INT(kernel_watch_state_check_counters(&s, NULL, why, sizeof(why)), 0);
+        c.exhausted[RNG_RDSEED] = 11;
+        CHECK_EQ_INT(kernel_watch_state_check_counters(&s, &c, why, sizeof(why)), -ERANGE);
+        CHECK(strcmp(why, "it has 12 RDSEED exhaustions reported, but the kernel counts only 11") == 0, "'%s'", why);
 }
 
 static void test_parse_bad(void) {
@@ -111,6 +152,13 @@ static void test_parse_bad(void) {
                 "boot=" BOOT "\nreported_rdseed=5 \n",      /* trailing space */
                 "boot=" BOOT "\nrecorded_failed_rdrand=18446744073709551616\n", /* overflow */
                 "boot=" BOOT "\nserial=99999999999999999999999\n",             /* overflow */
+                "boot=" BOOT "\nserial=3\n",                /* incomplete, cut at a line boundary */
+                "boot=" BOOT "\nserial=1\nserial=2\n" FULL_TAIL,   /* a key twice */
+                "boot=" BOOT "\nboot=" BOOT "\nserial=1\n" FULL_TAIL, /* the boot twice */
+                "boot=" BOOT "\ncursor=a\ncursor=b\nserial=1\n" FULL_TAIL, /* the cursor twice */
+                "boot=" BOOT "\ncursor=\nserial=1\n" FULL_TAIL,  /* empty cursor */
+                "boot=" BOOT "\nfuture_key=1\nserial=1\n" FULL_TAIL, /* unknown key */
+                "serial=1\n" FULL_TAIL,                            /* complete but no boot */
         };
         KernelWatchState s = { .serial = 42 };
 
@@ -122,20 +170,24 @@ static void test_parse_bad(void) {
         /* An embedded NUL. */
         CHECK_EQ_INT(kernel_watch_state_parse("boot=" BOOT "\nser\0al=1\n", 5 + 32 + 12, &s), -EBADMSG);
         /* Bounded by len: what follows is not read. */
-        CHECK_EQ_INT(kernel_watch_state_parse("boot=" BOOT "\nserial=1", 5 + 32 + 1, &s), 0);
-        CHECK_EQ_U64(s.serial, 0);
-        kernel_watch_state_done(&s);
+        {
+                const char *t = "serial=1\n" FULL_TAIL "boot=" BOOT "\nserial=7";
+
+                CHECK_EQ_INT(kernel_watch_state_parse(t, strlen(t) - strlen("serial=7"), &s), 0);
+                CHECK_EQ_U64(s.serial, 1);
+                kernel_watch_state_done(&s);
+        }
 
         /* A line of KERNEL_WATCH_STATE_LINE_MAX bytes with its newline is
          * taken, one byte more is refused. */
         {
-                size_t n = KERNEL_WATCH_STATE_LINE_MAX + 64;
+                size_t head = strlen("serial=0\n" FULL_TAIL "boot=" BOOT "\ncursor=");
+                size_t n = head + KERNEL_WATCH_STATE_LINE_MAX + 64;
                 char *big = malloc(n);
-                size_t head = strlen("boot=" BOOT "\ncursor=");
 
                 CHECK(big, "malloc");
                 if (big) {
-                        memcpy(big, "boot=" BOOT "\ncursor=", head);
+                        memcpy(big, "serial=0\n" FULL_TAIL "boot=" BOOT "\ncursor=", head);
                         memset(big + head, 'c', n - head);
                         /* the cursor line: "cursor=" + fill + "\n" */
                         big[head - strlen("cursor=") + KERNEL_WATCH_STATE_LINE_MAX - 1] = '\n';
@@ -200,10 +252,10 @@ static void test_restore(void) {
         CHECK_EQ_INT(sd_id128_from_string(OTHER_BOOT, &other), 0);
 
         /* Nothing saved, or no directory: empty, of this boot. */
-        CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, has_serial, &j, &s), 0);
+        CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, NULL, has_serial, &j, &s), 0);
         CHECK(sd_id128_equal(s.boot_id, boot) && s.serial == 0 && !s.cursor, "empty state");
         kernel_watch_state_done(&s);
-        CHECK_EQ_INT(kernel_watch_state_restore(NULL, boot, has_serial, &j, &s), 0);
+        CHECK_EQ_INT(kernel_watch_state_restore(NULL, boot, NULL, has_serial, &j, &s), 0);
         CHECK(sd_id128_equal(s.boot_id, boot) && s.serial == 0, "empty state without a dir");
         kernel_watch_state_done(&s);
 
@@ -214,12 +266,12 @@ static void test_restore(void) {
         CHECK_EQ_INT(kernel_watch_state_commit(dir), 0);
         CHECK(!exists(KERNEL_WATCH_STATE_FILE_NEW) && exists(KERNEL_WATCH_STATE_FILE), "committed");
         CHECK_EQ_INT(kernel_watch_state_commit(dir), -ENOENT);
-        CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, has_serial, &j, &s), 0);
+        CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, NULL, has_serial, &j, &s), 0);
         check_same(&s, &t);
         kernel_watch_state_done(&s);
 
         /* Another boot's state is not used. */
-        CHECK_EQ_INT(kernel_watch_state_restore(dir, other, has_serial, &j, &s), 0);
+        CHECK_EQ_INT(kernel_watch_state_restore(dir, other, NULL, has_serial, &j, &s), 0);
         CHECK(sd_id128_equal(s.boot_id, other) && s.serial == 0 && s.reported[RNG_RDSEED] == 0, "other boot");
         kernel_watch_state_done(&s);
 
@@ -229,7 +281,7 @@ static void test_restore(void) {
         t.reported[RNG_RDSEED] = 20;
         CHECK_EQ_INT(kernel_watch_state_write_new(dir, &t), 0);
         j = (Journal) { .holds = 0 };
-        CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, has_serial, &j, &s), 0);
+        CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, NULL, has_serial, &j, &s), 0);
         CHECK_EQ_U64(s.serial, 7);
         CHECK_EQ_U64(s.reported[RNG_RDSEED], 12);
         CHECK_EQ_INT(j.asked, 1);
@@ -239,7 +291,7 @@ static void test_restore(void) {
         /* The journal holds serial 8: .new committed and adopted. */
         CHECK_EQ_INT(kernel_watch_state_write_new(dir, &t), 0);
         j = (Journal) { .holds = 8 };
-        CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, has_serial, &j, &s), 0);
+        CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, NULL, has_serial, &j, &s), 0);
         CHECK_EQ_U64(s.serial, 8);
         CHECK_EQ_U64(s.reported[RNG_RDSEED], 20);
         CHECK(!exists(KERNEL_WATCH_STATE_FILE_NEW), ".new committed");
@@ -251,15 +303,33 @@ static void test_restore(void) {
         /* A .new not above the committed serial is stale: removed unasked. */
         CHECK_EQ_INT(kernel_watch_state_write_new(dir, &t), 0);
         j = (Journal) { .holds = 8 };
-        CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, has_serial, &j, &s), 0);
+        CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, NULL, has_serial, &j, &s), 0);
         CHECK_EQ_INT(j.asked, 0);
         CHECK(!exists(KERNEL_WATCH_STATE_FILE_NEW), "stale .new removed");
         kernel_watch_state_done(&s);
 
+        /* A state counting more than the kernel has is ignored, and so is
+         * a .new doing so; both are logged. */
+        {
+                KernelCounters c = { .exhausted = { [RNG_RDSEED] = 19 } };
+
+                t.reported[RNG_RDRAND] = 0;
+                t.serial = 10;
+                CHECK_EQ_INT(kernel_watch_state_write_new(dir, &t), 0); /* reported_rdseed=20 */
+                CHECK_EQ_INT(kernel_watch_state_commit(dir), 0);
+                CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, &c, has_serial, &j, &s), 0);
+                CHECK(s.serial == 0 && s.reported[RNG_RDSEED] == 0, "state above the counter taken");
+                kernel_watch_state_done(&s);
+                c.exhausted[RNG_RDSEED] = 20;
+                CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, &c, has_serial, &j, &s), 0);
+                CHECK_EQ_U64(s.serial, 10);
+                kernel_watch_state_done(&s);
+        }
+
         /* A corrupt state is ignored (start of the boot), a corrupt .new removed. */
         CHECK_EQ_INT(write_text(KERNEL_WATCH_STATE_FILE, "boot=" BOOT "\nserial=-1\n"), 0);
         CHECK_EQ_INT(write_text(KERNEL_WATCH_STATE_FILE_NEW, "boot=" BOOT "\nserial=9"), 0);
-        CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, has_serial, &j, &s), 0);
+        CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, NULL, has_serial, &j, &s), 0);
         CHECK(sd_id128_equal(s.boot_id, boot) && s.serial == 0, "corrupt state ignored");
         CHECK(!exists(KERNEL_WATCH_STATE_FILE_NEW), "corrupt .new removed");
         kernel_watch_state_done(&s);
@@ -276,6 +346,8 @@ int main(void) {
         test_round_trip();
         test_parse_good();
         test_parse_bad();
+        test_parse_cut();
+        test_check_counters();
         test_restore();
         return test_result("test-kernel-watch-state");
 }
