@@ -117,7 +117,7 @@ int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
                                 ret->params.threads = (unsigned) u;
                         break;
                 case ARG_KERNEL_RETRIES:
-                        if (parse_u64(optarg, &u) < 0 || u < 1 || u > 1000)
+                        if (parse_u64_range(optarg, 1, 1000, &u) < 0)
                                 return usage_error("%s: invalid value '%s' (expected a number of tries from 1 to 1000)",
                                                    "--kernel-retries", optarg);
                         ret->params.verdict.kernel_retries = u;
@@ -130,8 +130,8 @@ int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
                         have_duration = true;
                         break;
                 case ARG_COUNT:
-                        if (parse_u64(optarg, &u) < 0 || u < 1)
-                                return usage_error("%s: invalid value '%s' (expected a positive number of tries)",
+                        if (parse_u64_range(optarg, 1, (UINT64_C(1) << 32), &u) < 0)
+                                return usage_error("%s: invalid value '%s' (expected a number of tries from 1 to 4294967296)",
                                                    "--count", optarg);
                         ret->params.limits.max_attempts = u;
                         have_count = true;

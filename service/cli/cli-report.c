@@ -70,12 +70,19 @@ int parse_since(const char *s, uint64_t now_usec, uint64_t *ret) {
                 memset(&tm, 0, sizeof(tm));
                 end = strptime(s, formats[i], &tm);
                 if (end && *end == '\0') {
+                        struct tm want = tm;
                         time_t t;
 
                         tm.tm_isdst = -1;
                         t = mktime(&tm);
                         if (t < 0)
                                 return -ERANGE;
+                        /* mktime() normalizes: 2026-02-30 would be March 2,
+                         * 25:00 the next day, a time in a DST gap another
+                         * hour. Only a time that exists is taken. */
+                        if (tm.tm_year != want.tm_year || tm.tm_mon != want.tm_mon || tm.tm_mday != want.tm_mday ||
+                            tm.tm_hour != want.tm_hour || tm.tm_min != want.tm_min || tm.tm_sec != want.tm_sec)
+                                return -EINVAL;
                         *ret = (uint64_t) t * 1000000u;
                         return 0;
                 }
@@ -184,6 +191,10 @@ int verb_report(int argc, char *argv[]) {
                 return EXIT_REPORT_ERROR;
         }
 
+        /* Said, never silently dropped: entries with a bad field. */
+        if (report.malformed > 0)
+                fprintf(stderr, "rng-health report: skipped %u journal entr%s with a malformed field (first: %s)\n",
+                        report.malformed, report.malformed == 1 ? "y" : "ies", report.first_malformed_field);
         if (args.json) {
                 r = report_to_json(&report, current, &j);
                 if (r >= 0)

@@ -11,6 +11,7 @@
 #include "kernel-watch.h"
 #include "format-util.h"
 #include "macro.h"
+#include "parse-util.h"
 #include "probe-json.h"
 #include "probe-table.h"
 #include "report.h"
@@ -36,10 +37,55 @@ static void copy(char *dst, size_t len, const char *src) {
         snprintf(dst, len, "%s", src ?: "");
 }
 
+/* Validated by entry_valid() before use: absent is 0. */
 static uint64_t field_u64(const EventFields *f, const char *name) {
         const char *v = event_fields_get(f, name);
+        uint64_t u = 0;
 
-        return v ? strtoull(v, NULL, 10) : 0;
+        if (v)
+                (void) parse_u64(v, &u);
+        return u;
+}
+
+/* The numeric fields report reads, and their upper bounds. */
+static const struct {
+        const char *name;
+        uint64_t max;
+} numeric_fields[] = {
+        { "RNG_TOTAL_ATTEMPTS", UINT64_MAX },
+        { "RNG_TOTAL_FAILURES", UINT64_MAX },
+        { "RNG_TOTAL_RETRY_EXHAUSTED", UINT64_MAX },
+        { "RNG_MAX_FAIL_STREAK", UINT64_MAX },
+        { "RNG_KERNEL_RETRIES", UINT32_MAX },
+        { "RNG_EXIT_STATUS", 255 },
+        { "RNG_COUNT", UINT64_MAX },
+};
+
+/* An entry is taken whole or not at all: every numeric field it has is an
+ * unsigned decimal within bounds ("RNG_COUNT=-3" used to subtract),
+ * failures never exceed attempts, and a verdict is one report knows.
+ * -EBADMSG with the first bad field's name in *ret_field. */
+static int entry_valid(const EventFields *f, const char **ret_field) {
+        const char *v;
+        uint64_t u;
+
+        for (size_t i = 0; i < ELEMENTSOF(numeric_fields); i++) {
+                v = event_fields_get(f, numeric_fields[i].name);
+                if (v && (parse_u64(v, &u) < 0 || u > numeric_fields[i].max)) {
+                        *ret_field = numeric_fields[i].name;
+                        return -EBADMSG;
+                }
+        }
+        if (field_u64(f, "RNG_TOTAL_FAILURES") > field_u64(f, "RNG_TOTAL_ATTEMPTS")) {
+                *ret_field = "RNG_TOTAL_FAILURES";
+                return -EBADMSG;
+        }
+        v = event_fields_get(f, "RNG_VERDICT");
+        if (v && verdict_rank(v) < 0) {
+                *ret_field = "RNG_VERDICT";
+                return -EBADMSG;
+        }
+        return 0;
 }
 
 static ReportBoot *find_boot(Report *r, sd_id128_t boot_id) {
@@ -73,12 +119,17 @@ static void add_verdict(ReportBoot *b, const EventFields *f) {
 }
 
 int report_add_entry(Report *r, sd_id128_t boot_id, uint64_t realtime_usec, const EventFields *f) {
-        const char *mid = event_fields_get(f, "MESSAGE_ID");
+        const char *mid = event_fields_get(f, "MESSAGE_ID"), *bad = NULL;
         ReportInstruction *in;
         ReportBoot *b;
 
         if (!mid)
                 return -EINVAL;
+        if (entry_valid(f, &bad) < 0) {
+                if (r->malformed++ == 0)
+                        copy(r->first_malformed_field, sizeof(r->first_malformed_field), bad);
+                return -EBADMSG;
+        }
         b = find_boot(r, boot_id);
         if (!b)
                 return -ENOMEM;
@@ -124,8 +175,13 @@ int report_add_entry(Report *r, sd_id128_t boot_id, uint64_t realtime_usec, cons
                         if (strcmp(mid, rng_kernel_message_id(k)) == 0) {
                                 b->kernel_events[k]++;
                                 /* The kinds that mean failed calls carry their count. */
-                                if (kernel_rng_msg_kind_verdict(k) == VERDICT_EXHAUSTED)
-                                        b->kernel_failures += field_u64(f, "RNG_COUNT");
+                                if (kernel_rng_msg_kind_verdict(k) == VERDICT_EXHAUSTED) {
+                                        uint64_t n = field_u64(f, "RNG_COUNT");
+
+                                        /* saturating */
+                                        b->kernel_failures = n > UINT64_MAX - b->kernel_failures ?
+                                                                     UINT64_MAX : b->kernel_failures + n;
+                                }
                         }
         return 0;
 }
@@ -213,7 +269,8 @@ static int read_entries(const sd_id128_t *boot_id, uint64_t since_usec, Report *
                 if (r >= 0)
                         r = report_add_entry(ret, boot, t, &f);
                 event_fields_done(&f);
-                if (r < 0 && r != -EINVAL)
+                /* not ours (-EINVAL) or malformed (-EBADMSG, counted) */
+                if (r < 0 && r != -EINVAL && r != -EBADMSG)
                         return r;
         }
         return 0;
@@ -227,8 +284,14 @@ int report_read_journal(const ReportFilter *filter, Report *ret) {
         *ret = (Report) {};
         if (!filter->boot)
                 return read_entries(NULL, filter->since_usec, ret);
-        if (filter->boot_is_id)
-                return read_entries(&filter->boot_id, filter->since_usec, ret);
+        if (filter->boot_is_id) {
+                r = read_entries(&filter->boot_id, filter->since_usec, ret);
+                if (r >= 0 && ret->n_boots == 0) {
+                        report_done(ret);
+                        return -ENXIO; /* an unknown boot, or one without events */
+                }
+                return r;
+        }
 
         r = sd_id128_get_boot(&current);
         if (r < 0)
@@ -414,6 +477,7 @@ int report_to_json(const Report *r, sd_id128_t current_boot, struct json_object 
         }
         json_object_object_add(o, "boots", boots);
         boots = NULL;
+        JSON_ADD(o, "malformed_entries", json_object_new_int64(r->malformed));
         *ret = o;
         o = NULL;
         return 0;

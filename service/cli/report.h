@@ -46,9 +46,14 @@ typedef struct ReportBoot {
 typedef struct Report {
         size_t n_boots;
         ReportBoot *boots; /* in the order first seen */
+        unsigned malformed;             /* entries refused for a bad field */
+        char first_malformed_field[32]; /* the first one's field */
 } Report;
 
-/* One journal entry: its boot, realtime and the fields (MESSAGE_ID, RNG_*). */
+/* One journal entry: its boot, realtime and the fields (MESSAGE_ID, RNG_*).
+ * -EINVAL without a MESSAGE_ID; -EBADMSG, counted in r->malformed and not
+ * used, if a numeric field is not an unsigned decimal within bounds, the
+ * failures exceed the attempts, or the verdict is unknown. */
 int report_add_entry(Report *r, sd_id128_t boot_id, uint64_t realtime_usec, const EventFields *f);
 void report_done(Report *r);
 

@@ -4,8 +4,10 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli-probe.h"
+#include "cli-report.h"
 #include "parse-util.h"
 #include "test-util.h"
 
@@ -59,13 +61,40 @@ static void test_args(void) {
         CHECK(parse(&a, "--duration", "soon", NULL) == -EINVAL, "duration");
         CHECK(parse(&a, "--count", "0", NULL) == -EINVAL, "count 0");
         CHECK(parse(&a, "--count", "1e6", NULL) == -EINVAL, "count 1e6");
+        /* issue 11 finding 6: bounded */
+        CHECK(parse(&a, "--count", "18446744073709551615", NULL) == -EINVAL, "count 2^64-1");
+        CHECK(parse(&a, "--count", "4294967297", NULL) == -EINVAL, "count 2^32+1");
+        CHECK_EQ_INT(parse(&a, "--count", "4294967296", NULL), 0);
         CHECK(parse(&a, "--width", NULL) == -EINVAL, "missing value");
         CHECK(parse(&a, "--bogus", NULL) == -EINVAL, "unknown option");
         CHECK(parse(&a, "-x", NULL) == -EINVAL, "unknown short option");
         CHECK(parse(&a, "extra", NULL) == -EINVAL, "positional");
 }
 
+/* Issue 11 finding 8: a date that does not exist is refused, not moved. */
+static void test_since(void) {
+        uint64_t now = UINT64_C(1796000000) * 1000000, t;
+
+        setenv("TZ", "UTC", 1);
+        tzset();
+        CHECK_EQ_INT(parse_since("2026-02-28", now, &t), 0);
+        CHECK_EQ_U64(t, UINT64_C(1772236800) * 1000000);
+        CHECK_EQ_INT(parse_since("2026-02-28 23:59:59", now, &t), 0);
+        CHECK(parse_since("2026-02-30", now, &t) < 0, "2026-02-30 taken");
+        CHECK(parse_since("2026-02-29", now, &t) < 0, "2026-02-29 taken (not a leap year)");
+        CHECK_EQ_INT(parse_since("2028-02-29", now, &t), 0);
+        CHECK(parse_since("2026-04-31 10:00", now, &t) < 0, "April 31 taken");
+        CHECK(parse_since("2026-01-01 24:00:00", now, &t) < 0, "24:00 taken");
+        CHECK(parse_since("2026-01-01 10:60", now, &t) < 0, "10:60 taken");
+        CHECK(parse_since("2026-13-01", now, &t) < 0, "month 13 taken");
+        CHECK(parse_since("2026-02-28x", now, &t) < 0, "junk taken");
+        CHECK_EQ_INT(parse_since("-6h", now, &t), 0);
+        CHECK_EQ_U64(t, now - UINT64_C(6) * 3600 * 1000000);
+        CHECK(parse_since("-6", now, &t) < 0, "-6 without a unit taken");
+}
+
 int main(void) {
         test_args();
+        test_since();
         return test_result("test-parse");
 }

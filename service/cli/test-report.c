@@ -135,8 +135,57 @@ static void test_report_model(void) {
         report_done(&rep);
 }
 
+/* Issue 11 finding 8: journal fields are parsed strictly; a bad entry is
+ * counted and not used ("RNG_COUNT=-3" used to subtract). */
+static void test_strict_fields(void) {
+        static const char *const bad[] = {
+                "RNG_COUNT=-3", "RNG_COUNT= 3", "RNG_COUNT=3x", "RNG_COUNT=0x10", "RNG_COUNT=",
+                "RNG_COUNT=18446744073709551616",
+        };
+        sd_id128_t b = { .bytes = { 7 } };
+        Report rep = {};
+        EventFields f = {};
+
+        /* a good kernel event: 5 */
+        CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", rng_kernel_message_id(KERNEL_RNG_MSG_EXHAUSTED)), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_COUNT=5"), 0);
+        CHECK_EQ_INT(report_add_entry(&rep, b, 100, &f), 0);
+        event_fields_done(&f);
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+                CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", rng_kernel_message_id(KERNEL_RNG_MSG_EXHAUSTED)), 0);
+                CHECK_EQ_INT(event_fields_addf(&f, "%s", bad[i]), 0);
+                CHECK(report_add_entry(&rep, b, 200, &f) == -EBADMSG, "'%s' taken", bad[i]);
+                event_fields_done(&f);
+        }
+        /* failures above attempts, an exit status above 255, an unknown verdict */
+        CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_PROBE_RESULT_STR), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_INSTRUCTION=RDSEED"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_TOTAL_ATTEMPTS=3"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_TOTAL_FAILURES=4"), 0);
+        CHECK(report_add_entry(&rep, b, 300, &f) == -EBADMSG, "failures > attempts taken");
+        event_fields_done(&f);
+        CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_POLICY_FAILURE_STR), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_EXIT_STATUS=256"), 0);
+        CHECK(report_add_entry(&rep, b, 300, &f) == -EBADMSG, "exit status 256 taken");
+        event_fields_done(&f);
+        CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_VERDICT_BOOT_STR), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_VERDICT=fine"), 0);
+        CHECK(report_add_entry(&rep, b, 300, &f) == -EBADMSG, "verdict 'fine' taken");
+        event_fields_done(&f);
+
+        CHECK_EQ_INT(rep.n_boots, 1);
+        CHECK_EQ_U64(rep.boots[0].kernel_failures, 5);
+        CHECK_EQ_INT(rep.boots[0].kernel_events[KERNEL_RNG_MSG_EXHAUSTED], 1);
+        CHECK_EQ_INT(rep.boots[0].policy_failures, 0);
+        CHECK(rep.boots[0].boot_verdict[0] == '\0', "bad verdict used");
+        CHECK_EQ_INT(rep.malformed, ELEMENTSOF(bad) + 3);
+        CHECK(strcmp(rep.first_malformed_field, "RNG_COUNT") == 0, "first: %s", rep.first_malformed_field);
+        report_done(&rep);
+}
+
 int main(void) {
         test_erratum_named();
         test_report_model();
+        test_strict_fields();
         return test_result("test-report");
 }

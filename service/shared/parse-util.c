@@ -23,6 +23,19 @@ int parse_u64(const char *s, uint64_t *ret) {
         return 0;
 }
 
+int parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *ret) {
+        uint64_t v;
+        int r;
+
+        r = parse_u64(s, &v);
+        if (r < 0)
+                return r;
+        if (v < min || v > max)
+                return -ERANGE;
+        *ret = v;
+        return 0;
+}
+
 int parse_duration(const char *s, uint64_t min_usec, uint64_t max_usec, uint64_t *ret) {
         static const struct {
                 const char *suffix;

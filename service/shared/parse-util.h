@@ -9,6 +9,8 @@
 
 /* Unsigned decimal, no sign, no spaces, no trailing garbage, no overflow. */
 int parse_u64(const char *s, uint64_t *ret);
+/* The same within [min, max]: -ERANGE outside. */
+int parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *ret);
 
 #define USEC_PER_SEC UINT64_C(1000000)
 #define USEC_PER_DAY (86400 * USEC_PER_SEC)
