@@ -211,8 +211,8 @@ static void test_strict_lines(void) {
                 const char *msg;
                 const char *key;
         } cases[] = {
-                { "\0\0\0garbage[[[", 15, 1, "NUL byte in column 1", NULL },
-                { "[Probe]\nThreads=1\0junk\n", 24, 2, "NUL byte in column 10", NULL },
+                { "\0\0\0garbage[[[", 13, 1, "NUL byte in column 1", NULL },
+                { "[Probe]\nThreads=1\0junk\n", 23, 2, "NUL byte in column 10", NULL },
                 { "[Probe]\nThreads=1\r\n", 0, 2, "control character 0x0d in column 10", NULL },
                 { "[Probe]\nInstructions=rdrand\x1b[2J\n", 0, 2, "control character 0x1b", NULL },
                 { "[Probe]\nThreads=1\n  Widths=16\n", 0, 3, "indented line", NULL },
