@@ -151,8 +151,8 @@ static int parse_threads(ParseState *s, const char *value, char *msg, size_t len
 static int parse_budget(ParseState *s, const char *value, char *msg, size_t len) {
         uint64_t u;
 
-        if (parse_duration(value, 1, 10 * USEC_PER_SEC, &u) < 0) {
-                snprintf(msg, len, "invalid time '%s' (expected 1us to 10s per run, e.g. 2ms)", value);
+        if (parse_duration(value, 1, PROBE_BUDGET_USEC_MAX, &u) < 0) {
+                snprintf(msg, len, "invalid time '%s' (expected 1us to 1s per run, e.g. 2ms)", value);
                 return -EINVAL;
         }
         s->config.probe.limits.budget_usec = u;
@@ -182,7 +182,7 @@ static int parse_min_attempts(ParseState *s, const char *value, char *msg, size_
         snprintf(s->min_file, sizeof(s->min_file), "%s", s->file);
         s->min_line = s->line;
         s->min_seq = ++s->seq;
-        return parse_count(value, 1, 1ull << 32, &s->config.probe.limits.min_attempts, msg, len);
+        return parse_count(value, 1, PROBE_MIN_ATTEMPTS_MAX, &s->config.probe.limits.min_attempts, msg, len);
 }
 
 static int parse_kernel_retries(ParseState *s, const char *value, char *msg, size_t len) {

@@ -27,6 +27,17 @@ typedef enum ConfidentialVmSetting {
 } ConfidentialVmSetting;
 
 #define CONFIG_REPROBE_DEFAULT_USEC (6ull * 3600 * 1000000)
+/* The probe runs on the event loop, which pings the watchdog only between
+ * events: every accepted budget keeps the worst-case probe well inside the
+ * unit's WatchdogSec=3min. A run ends when its budget is spent and
+ * MinAttempts= tries were made, so with 12 runs (2 instructions x 3 widths x
+ * single + contention; the contention threads run in parallel) it takes at
+ * most 12 x max(BudgetSec=, MinAttempts= x one try): 12 x 1 s = 12 s, as
+ * long as a try takes under 15 us (measured: ~0.4 us on hardware, under
+ * TCG a few us). MaxAttempts= only shortens a run. */
+#define PROBE_BUDGET_USEC_MAX (1ull * 1000000)
+#define PROBE_MIN_ATTEMPTS_MAX (1ull << 16)
+
 #define CONFIG_FAIL_ON_CVM_DEFAULT ((1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN))
 
 typedef struct Config {

@@ -132,6 +132,14 @@ static void test_values(void) {
         CHECK_EQ_INT(load(&c, &e), 0);
         CHECK_EQ_INT(config_fail_on(&c, true), (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN));
         CHECK_EQ_INT(c.probe.instructions, 3);
+
+        /* The largest budget accepted (finding 12: the watchdog bound). */
+        write_file("/etc/rng-health/rng-health.conf.d/30.conf",
+                   "[Probe]\nBudgetSec=1s\nMaxAttempts=4294967296\nMinAttempts=65536\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK_EQ_U64(c.probe.limits.budget_usec, PROBE_BUDGET_USEC_MAX);
+        CHECK_EQ_U64(c.probe.limits.min_attempts, PROBE_MIN_ATTEMPTS_MAX);
+        CHECK_EQ_U64(c.probe.limits.max_attempts, 1ull << 32);
 }
 
 static void test_errors(void) {
@@ -144,6 +152,10 @@ static void test_errors(void) {
                 { "[Probe]\n\nInstructions=rdrand rdtsc\n", 3, "[Probe] Instructions=", "invalid instruction 'rdtsc'" },
                 { "[Probe]\nThreads=0\n", 2, "[Probe] Threads=", "invalid value '0'" },
                 { "[Probe]\nBudgetSec=1h\n", 2, "[Probe] BudgetSec=", "invalid time '1h'" },
+                /* finding 12: a budget that could run past WatchdogSec= */
+                { "[Probe]\nBudgetSec=10s\n", 2, "[Probe] BudgetSec=", "invalid time '10s' (expected 1us to 1s" },
+                { "[Probe]\nBudgetSec=1000001us\n", 2, "[Probe] BudgetSec=", "invalid time '1000001us'" },
+                { "[Probe]\nMaxAttempts=100000\nMinAttempts=65537\n", 3, "[Probe] MinAttempts=", "invalid number '65537' (expected 1 to 65536)" },
                 { "[Probe]\nMaxAttempts=-1\n", 2, "[Probe] MaxAttempts=", "invalid number '-1'" },
                 { "[Thresholds]\nKernelRetries=lots\n", 2, "[Thresholds] KernelRetries=", "invalid number 'lots'" },
                 { "[Monitor]\nReprobeIntervalSec=soon\n", 2, "[Monitor] ReprobeIntervalSec=", "invalid interval 'soon'" },
