@@ -45,6 +45,7 @@ struct KernelWatch {
 
         Verdict verdict;
         char *status;
+        bool no_journal; /* no journal file to follow (no journald): said in the status */
 };
 
 /* --- journal helpers ---------------------------------------------------------- */
@@ -87,6 +88,16 @@ static int watch_update_verdict(KernelWatch *w) {
         r = kernel_watch_state_verdict(&w->state, w->have_counters, &v, &status);
         if (r < 0)
                 return r;
+        if (w->no_journal) {
+                char *s;
+
+                /* The counters (if any) are still watched: say what is not. */
+                r = asprintf(&s, "%s; no journal: kernel messages not followed", status);
+                free(status);
+                if (r < 0)
+                        return -ENOMEM;
+                status = s;
+        }
         free(w->status);
         w->status = status;
         w->verdict = v;
@@ -347,12 +358,32 @@ static int watch_rearm_journal_timer(KernelWatch *w) {
         return arm_timer(w, &w->journal_timer, t, on_journal_timer, "kernel-watch-journal-timeout");
 }
 
+/* Whether the journal has no file to read (no systemd-journald, or none
+ * yet): the watch would follow nothing. Logs each change once. */
+static bool watch_check_journal(KernelWatch *w) {
+        uint64_t bytes = 0;
+        bool none = sd_journal_get_usage(w->journal, &bytes) >= 0 && bytes == 0;
+
+        if (none && !w->no_journal)
+                log_full(LOG_WARNING, "Kernel watch: no journal files in /run/log/journal or /var/log/journal "
+                         "(is systemd-journald running?): the kernel's RNG messages are not followed%s",
+                         w->have_counters ? ", only its counters" : "");
+        else if (!none && w->no_journal)
+                log_full(LOG_NOTICE, "Kernel watch: a journal appeared, following the kernel's RNG messages");
+        if (none == w->no_journal)
+                return false;
+        w->no_journal = none;
+        return true;
+}
+
 static int on_journal_change(KernelWatch *w) {
         int r;
 
         r = sd_journal_process(w->journal);
         if (r < 0)
                 return r;
+        if (w->no_journal && watch_check_journal(w))
+                (void) watch_update_verdict(w);
         r = watch_read_journal(w, false);
         if (r < 0)
                 log_full(LOG_ERR, "Kernel watch: reading the journal failed: %s", strerror(-r));
@@ -437,6 +468,7 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *sou
         if (r < 0)
                 return r;
         watch_read_counters(w);
+        (void) watch_check_journal(w);
         r = kernel_watch_state_restore(w->state_dir, boot, w->have_counters ? &w->counters : NULL, lookup_serial,
                                        &(SerialLookup) { .journal = w->journal, .boot = boot }, &w->state);
         if (r < 0)
