@@ -105,6 +105,16 @@ static size_t account_instruction(const KernelWatchState *state, const KernelCou
         return n;
 }
 
+const KernelCounters *kernel_watch_counters_update(KernelWatchCounters *v, int r, const KernelCounters *c) {
+        if (r >= 0 && c) {
+                v->snapshot = *c;
+                v->have = true;
+                v->stale = false;
+        } else if (v->have)
+                v->stale = true;
+        return v->have ? &v->snapshot : NULL;
+}
+
 int kernel_watch_account(const KernelWatchState *state, const KernelCounters *counters,
                          const KernelWatchBatch *batch, const char *cursor, KernelWatchStep *ret) {
         KernelWatchStep s = {};

@@ -58,6 +58,22 @@ typedef struct KernelWatchStep {
 
 void kernel_watch_step_done(KernelWatchStep *s);
 
+/* The counters a step uses. A kernel that has counters keeps them: after
+ * a failed read the last snapshot stands, and the growth is counted at the
+ * next good read. (Stepping without counters instead would count that
+ * window's messages by number, and the next good read would count the same
+ * exhaustions again as the counter's growth.) */
+typedef struct KernelWatchCounters {
+        bool have;  /* the kernel has counters: one read succeeded */
+        bool stale; /* the last read failed: snapshot is the last good one */
+        KernelCounters snapshot;
+} KernelWatchCounters;
+
+/* After one kernel_counters_read(): r its result, c what it read (when r
+ * >= 0). Returns the counters for the next step (NULL: the kernel has
+ * none). */
+const KernelCounters *kernel_watch_counters_update(KernelWatchCounters *v, int r, const KernelCounters *c);
+
 /* One accounting step. counters: the snapshot, NULL where the kernel has
  * none. cursor: of the last message in the batch (copied into the next
  * state), NULL to keep the state's. Returns the number of events (0: the

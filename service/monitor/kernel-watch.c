@@ -40,8 +40,7 @@ struct KernelWatch {
         uint64_t quiet_until;  /* CLOCK_MONOTONIC: until then, aggregate */
 
         KernelWatchState state;
-        bool have_counters;
-        KernelCounters counters;
+        KernelWatchCounters counters;
 
         Verdict verdict;
         char *status;
@@ -85,7 +84,7 @@ static int watch_update_verdict(KernelWatch *w) {
         Verdict v;
         int r;
 
-        r = kernel_watch_state_verdict(&w->state, w->have_counters, &v, &status);
+        r = kernel_watch_state_verdict(&w->state, w->counters.have, &v, &status);
         if (r < 0)
                 return r;
         if (w->no_journal) {
@@ -106,14 +105,22 @@ static int watch_update_verdict(KernelWatch *w) {
 
 /* --- recording ------------------------------------------------------------------ */
 
-static void watch_read_counters(KernelWatch *w) {
+/* The counters for the next step (NULL: the kernel has none); a failed read
+ * on a kernel that has them keeps the last snapshot, logged once. */
+static const KernelCounters *watch_read_counters(KernelWatch *w) {
         KernelCounters c;
+        bool was_stale = w->counters.stale;
+        const KernelCounters *ret;
+        int r;
 
-        if (kernel_counters_read(w->sysfs_root, &c) >= 0) {
-                w->counters = c;
-                w->have_counters = true;
-        } else
-                w->have_counters = false;
+        r = kernel_counters_read(w->sysfs_root, &c);
+        ret = kernel_watch_counters_update(&w->counters, r, &c);
+        if (w->counters.stale && !was_stale)
+                log_full(LOG_WARNING, "Kernel watch: cannot read the kernel's RNG counters (%s): "
+                         "counting from the last values until they can be read", strerror(-r));
+        else if (was_stale && !w->counters.stale)
+                log_full(LOG_NOTICE, "Kernel watch: the kernel's RNG counters can be read again");
+        return ret;
 }
 
 static int send_event(const KernelEventInfo *info) {
@@ -134,8 +141,7 @@ static int watch_flush(KernelWatch *w) {
         _cleanup_(kernel_watch_step_done) KernelWatchStep step = {};
         int r;
 
-        watch_read_counters(w);
-        r = kernel_watch_account(&w->state, w->have_counters ? &w->counters : NULL, &w->batch,
+        r = kernel_watch_account(&w->state, watch_read_counters(w), &w->batch,
                                  w->read_cursor, &step);
         if (r <= 0)
                 return r;
@@ -367,7 +373,7 @@ static bool watch_check_journal(KernelWatch *w) {
         if (none && !w->no_journal)
                 log_full(LOG_WARNING, "Kernel watch: no journal files in /run/log/journal or /var/log/journal "
                          "(is systemd-journald running?): the kernel's RNG messages are not followed%s",
-                         w->have_counters ? ", only its counters" : "");
+                         w->counters.have ? ", only its counters" : "");
         else if (!none && w->no_journal)
                 log_full(LOG_NOTICE, "Kernel watch: a journal appeared, following the kernel's RNG messages");
         if (none == w->no_journal)
@@ -444,6 +450,7 @@ static int lookup_serial(uint64_t serial, void *userdata) {
 
 int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *source, KernelWatch **ret) {
         _cleanup_(kernel_watch_freep) KernelWatch *w = NULL;
+        const KernelCounters *counters;
         sd_id128_t boot;
         int r, fd, events;
 
@@ -467,9 +474,9 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *sou
         r = sd_journal_open(&w->journal, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM);
         if (r < 0)
                 return r;
-        watch_read_counters(w);
+        counters = watch_read_counters(w);
         (void) watch_check_journal(w);
-        r = kernel_watch_state_restore(w->state_dir, boot, w->have_counters ? &w->counters : NULL, lookup_serial,
+        r = kernel_watch_state_restore(w->state_dir, boot, counters, lookup_serial,
                                        &(SerialLookup) { .journal = w->journal, .boot = boot }, &w->state);
         if (r < 0)
                 return r;

@@ -4,6 +4,7 @@
  * events + next state) against the invariants of kernel-watch.h, and its
  * verdict text. Pure: no journal, no files, no clock. */
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,6 +240,50 @@ static void test_growth_without_messages(void) {
         CHECK_EQ_U64(state.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED], 9);
 }
 
+/* A counter read that fails mid-flood, on a kernel that has counters: the
+ * window's messages are not counted by number and then again by the
+ * counter's growth; over the steps the counts add up to the growth. */
+static void test_counter_read_fails(void) {
+        _cleanup_(kernel_watch_state_done) KernelWatchState state = {};
+        KernelWatchCounters v = {};
+        KernelCounters c0 = { .exhausted = { [RNG_RDSEED] = 5 }, .retried = { [RNG_RDSEED] = 5 } };
+        KernelCounters c1 = { .exhausted = { [RNG_RDSEED] = 8 }, .retried = { [RNG_RDSEED] = 9 } };
+        const KernelCounters *c;
+        KernelWatchBatch b = {};
+        KernelWatchStep s;
+        uint64_t sum = 0;
+
+        /* A stock kernel: no counters, before and after a failed read. */
+        CHECK(!kernel_watch_counters_update(&v, -ENOENT, NULL), "no counters");
+        CHECK(!v.have && !v.stale, "nothing to be stale");
+
+        c = kernel_watch_counters_update(&v, 0, &c0);
+        CHECK(c && v.have && !v.stale && c->exhausted[RNG_RDSEED] == 5, "first read");
+        add_exhausted(&b, RNG_RDSEED, 1);
+        step(&state, c, &b, "1", &s);
+        sum += failure_count(&s, RNG_RDSEED);
+        adopt(&state, &s, &b);
+
+        /* The read fails with 3 more lines logged: the last snapshot stands. */
+        c = kernel_watch_counters_update(&v, -EIO, NULL);
+        CHECK(c && v.have && v.stale && c->exhausted[RNG_RDSEED] == 5, "stale snapshot kept");
+        for (unsigned l = 0; l < 3; l++)
+                add_exhausted(&b, RNG_RDSEED, 1);
+        CHECK_EQ_INT(step(&state, c, &b, "2", &s), 1);
+        CHECK(s.events[0].have_counters, "still counted by the kernel");
+        sum += failure_count(&s, RNG_RDSEED);
+        adopt(&state, &s, &b);
+
+        /* Readable again: the growth is counted once. */
+        c = kernel_watch_counters_update(&v, 0, &c1);
+        CHECK(c && !v.stale, "fresh again");
+        CHECK_EQ_INT(step(&state, c, &b, NULL, &s), 1);
+        sum += failure_count(&s, RNG_RDSEED);
+        adopt(&state, &s, &b);
+        CHECK_EQ_U64(sum, 8);
+        CHECK_EQ_U64(state.reported[RNG_RDSEED], 8);
+}
+
 /* A counter below what was reported (went backwards, or a state from
  * elsewhere): never a negative or wrapped count, reported never lowered;
  * only growth beyond what was reported counts. */
@@ -364,6 +409,7 @@ int main(void) {
         test_no_counters();
         test_growth_without_messages();
         test_counter_backwards();
+        test_counter_read_fails();
         test_restart();
         test_bad_input();
         test_verdict_text();
