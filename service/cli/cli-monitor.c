@@ -38,38 +38,51 @@ void monitor_help(FILE *f) {
                 "  78  bad configuration at start (file:line and key in the journal)\n");
 }
 
-int verb_monitor(int argc, char *argv[]) {
+int monitor_parse_args(int argc, char *argv[], MonitorArgs *ret) {
         enum { ARG_ROOT = 0x100 };
         static const struct option options[] = {
                 { "root", required_argument, NULL, ARG_ROOT },
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
-        _cleanup_(manager_freep) Manager *m = NULL;
-        const char *root = NULL;
-        sigset_t mask;
-        int c, r;
+        int c;
 
+        *ret = (MonitorArgs) {};
         optind = 0;
         opterr = 0;
         while ((c = getopt_long(argc, argv, ":h", options, NULL)) >= 0)
                 switch (c) {
                 case 'h':
-                        monitor_help(stdout);
-                        return EXIT_MONITOR_OK;
+                        ret->help = true;
+                        return 0;
                 case ARG_ROOT:
-                        root = optarg;
+                        ret->root = optarg;
                         break;
                 case ':':
                         fprintf(stderr, "rng-health monitor: %s: missing value\n", argv[optind - 1]);
-                        return EXIT_MONITOR_USAGE;
+                        return -EINVAL;
                 default:
                         fprintf(stderr, "rng-health monitor: %s: unknown option\n", argv[optind - 1]);
-                        return EXIT_MONITOR_USAGE;
+                        return -EINVAL;
                 }
         if (optind < argc) {
                 fprintf(stderr, "rng-health monitor: %s: unexpected argument\n", argv[optind]);
+                return -EINVAL;
+        }
+        return 0;
+}
+
+int verb_monitor(int argc, char *argv[]) {
+        _cleanup_(manager_freep) Manager *m = NULL;
+        MonitorArgs args;
+        sigset_t mask;
+        int r;
+
+        if (monitor_parse_args(argc, argv, &args) < 0)
                 return EXIT_MONITOR_USAGE;
+        if (args.help) {
+                monitor_help(stdout);
+                return EXIT_MONITOR_OK;
         }
 
         /* Before any thread exists (the probe's contention threads inherit
@@ -83,7 +96,7 @@ int verb_monitor(int argc, char *argv[]) {
                 return EXIT_MONITOR_ERROR;
         }
 
-        r = manager_new(root, &m);
+        r = manager_new(args.root, &m);
         if (r == -EINVAL)
                 return EXIT_MONITOR_CONFIG;
         if (r < 0)

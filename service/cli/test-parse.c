@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli-monitor.h"
 #include "cli-probe.h"
 #include "cli-report.h"
 #include "parse-util.h"
@@ -93,8 +94,34 @@ static void test_since(void) {
         CHECK(parse_since("-6", now, &t) < 0, "-6 without a unit taken");
 }
 
+/* `monitor`'s parse-only entry point (what fuzz-cli runs). */
+static void test_monitor_args(void) {
+        char *help_first[] = { (char *) "monitor", (char *) "-h", (char *) "--bogus", NULL };
+        char *root[] = { (char *) "monitor", (char *) "--root", (char *) "/tmp/x", NULL };
+        char *root_eq[] = { (char *) "monitor", (char *) "--root=/srv", NULL };
+        char *missing[] = { (char *) "monitor", (char *) "--root", NULL };
+        char *unknown[] = { (char *) "monitor", (char *) "--bogus", NULL };
+        char *extra[] = { (char *) "monitor", (char *) "extra", NULL };
+        char *none[] = { (char *) "monitor", NULL };
+        MonitorArgs a;
+
+        CHECK_EQ_INT(monitor_parse_args(1, none, &a), 0);
+        CHECK(!a.root && !a.help, "no arguments: no root, no help");
+        CHECK_EQ_INT(monitor_parse_args(3, root, &a), 0);
+        CHECK(a.root && strcmp(a.root, "/tmp/x") == 0 && !a.help, "--root DIR");
+        CHECK_EQ_INT(monitor_parse_args(2, root_eq, &a), 0);
+        CHECK(a.root && strcmp(a.root, "/srv") == 0, "--root=DIR");
+        /* -h stops the parse, as before the split: help, not a usage error. */
+        CHECK_EQ_INT(monitor_parse_args(3, help_first, &a), 0);
+        CHECK(a.help, "-h");
+        CHECK_EQ_INT(monitor_parse_args(2, missing, &a), -EINVAL);
+        CHECK_EQ_INT(monitor_parse_args(2, unknown, &a), -EINVAL);
+        CHECK_EQ_INT(monitor_parse_args(2, extra, &a), -EINVAL);
+}
+
 int main(void) {
         test_args();
+        test_monitor_args();
         test_since();
         return test_result("test-parse");
 }

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* The /proc scanners on raw bytes (not NUL-terminated): /proc/cpuinfo as
+ * the CPU identity (cpu_id_parse_cpuinfo), the kernel state's flags
+ * (kernel_cpuinfo_*) and the confidential VM detection (cvm_from_inputs),
+ * and /proc/cmdline (kernel_cmdline_has_word). The first byte sets the CVM
+ * inputs' booleans; the rest is the text. Checked: the identity's fields
+ * are NUL-terminated text of the input, or -EBADMSG; "has" is "count > 0"; an instruction is in the
+ * flags exactly when every flags line has it; the CVM verdict follows the
+ * rules of cvm.h; a command-line word is found exactly when a reference
+ * tokenizer finds it before "--". */
+
+#include <errno.h>
+
+#include "cpu-id.h"
+#include "cvm.h"
+#include "fuzz-util.h"
+#include "kernel-state.h"
+
+static bool ref_has_word(const char *s, size_t len, const char *word) {
+        size_t i = 0, wl = strlen(word);
+
+        while (i < len) {
+                size_t start;
+
+                while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\0'))
+                        i++;
+                start = i;
+                while (i < len && !(s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\0'))
+                        i++;
+                if (i - start == 2 && memcmp(s + start, "--", 2) == 0)
+                        return false;
+                if (i > start && i - start == wl && memcmp(s + start, word, wl) == 0)
+                        return true;
+        }
+        return false;
+}
+
+static void check_cmdline(const char *text, size_t len) {
+        char word[64];
+        size_t i = 0, n = 0;
+
+        FUZZ_ASSERT(kernel_cmdline_has_word(text, len, "nordrand") == ref_has_word(text, len, "nordrand"));
+        /* The first word of the text, looked up in it. */
+        while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\0'))
+                i++;
+        while (i < len && n + 1 < sizeof(word) && !(text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\0'))
+                word[n++] = text[i++];
+        word[n] = '\0';
+        if (n > 0)
+                FUZZ_ASSERT(kernel_cmdline_has_word(text, len, word) == ref_has_word(text, len, word));
+}
+
+static void check_cpuinfo_flags(const char *text, size_t len) {
+        static const char *const flags[] = { "rdrand", "rdseed", "hypervisor", "sev", "sev_es", "sev_snp" };
+        bool instr[_RNG_INSTRUCTION_MAX] = {};
+        size_t count[_RNG_INSTRUCTION_MAX] = {}, lines = 0;
+        int r;
+
+        for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+                size_t l = 0;
+                int n = kernel_cpuinfo_count_flag(text, len, flags[i], &l);
+
+                FUZZ_ASSERT(n >= 0 && (size_t) n <= l);
+                FUZZ_ASSERT(kernel_cpuinfo_has_flag(text, len, flags[i]) == (n > 0));
+                if (i < _RNG_INSTRUCTION_MAX)
+                        count[i] = (size_t) n;
+                lines = l; /* the same for every flag */
+        }
+        r = kernel_cpuinfo_parse(text, len, instr);
+        if (lines == 0)
+                FUZZ_ASSERT(r == -EBADMSG);
+        else {
+                FUZZ_ASSERT(r == 0);
+                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                        FUZZ_ASSERT(instr[i] == (count[i] == lines));
+        }
+}
+
+static void check_cvm(uint8_t bits, const char *text, size_t len) {
+        CvmInputs in = {
+                .cpuid_tdx = bits & 1,
+                .cpuid_hypervisor = bits & 2,
+                .tdx_guest_dev = bits & 4,
+                .sev_guest_dev = bits & 8,
+                .cpuinfo = (bits & 16) ? NULL : text,
+                .cpuinfo_len = (bits & 16) ? 0 : len,
+        };
+        ConfidentialVm c = cvm_from_inputs(&in);
+        bool guest = in.cpuid_hypervisor || kernel_cpuinfo_has_flag(in.cpuinfo, in.cpuinfo_len, "hypervisor");
+
+        FUZZ_ASSERT(c < _CVM_MAX && cvm_to_string(c));
+        FUZZ_ASSERT((c == CVM_TDX) == (in.cpuid_tdx || in.tdx_guest_dev));
+        if (c != CVM_TDX && !guest)
+                FUZZ_ASSERT(c == (in.sev_guest_dev ? CVM_SEV_SNP : CVM_NONE));
+        if (c == CVM_SEV || c == CVM_SEV_ES)
+                FUZZ_ASSERT(guest);
+}
+
+static void check_cpu_id(const char *text, size_t len) {
+        CpuId id;
+        int r;
+
+        memset(&id, 0xa5, sizeof(id));
+        r = cpu_id_parse_cpuinfo(text, len, &id);
+        FUZZ_ASSERT(r == 0 || r == -EBADMSG);
+        if (r < 0)
+                return;
+        FUZZ_ASSERT(strnlen(id.vendor, sizeof(id.vendor)) < sizeof(id.vendor));
+        if (id.vendor[0])
+                FUZZ_ASSERT(memmem(text, len, id.vendor, strlen(id.vendor)));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+        const char *text;
+        uint8_t bits;
+
+        if (size < 1)
+                return 0;
+        bits = data[0];
+        text = (const char *) data + 1;
+        size--;
+
+        check_cpu_id(text, size);
+        check_cpuinfo_flags(text, size);
+        check_cvm(bits, text, size);
+        check_cmdline(text, size);
+        return 0;
+}

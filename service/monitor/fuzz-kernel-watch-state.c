@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* The kernel watch's state file: kernel_watch_state_parse_why() on the raw
+ * bytes. Checked: 0 or -EBADMSG with a reason, *ret untouched on refusal,
+ * no NUL byte in an accepted file; an accepted state formats to a text
+ * that parses to the same state and formats to the same text again; that
+ * text is never longer than the input (every key once, no padding but
+ * leading zeros); the check against counters taken from the state itself
+ * passes, and fails when one count is above the kernel's. */
+
+#include <errno.h>
+
+#include "fuzz-util.h"
+#include "kernel-watch-state.h"
+#include "macro.h"
+
+static bool state_equal(const KernelWatchState *a, const KernelWatchState *b) {
+        if (!sd_id128_equal(a->boot_id, b->boot_id) || a->serial != b->serial)
+                return false;
+        if (!a->cursor != !b->cursor || (a->cursor && strcmp(a->cursor, b->cursor) != 0))
+                return false;
+        return memcmp(a->reported, b->reported, sizeof(a->reported)) == 0 &&
+               memcmp(a->recorded, b->recorded, sizeof(a->recorded)) == 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+        KernelWatchState s, again = {}, untouched;
+        _cleanup_free_ char *text = NULL, *text2 = NULL;
+        KernelCounters counters = {};
+        const char *why = NULL;
+        char buf[256];
+        int r;
+
+        memset(&s, 0, sizeof(s));
+        s.serial = 0xdead;
+        untouched = s;
+        r = kernel_watch_state_parse_why((const char *) data, size, &s, &why);
+        FUZZ_ASSERT(r == 0 || r == -EBADMSG);
+        if (r < 0) {
+                FUZZ_ASSERT(why && why[0]);
+                FUZZ_ASSERT(memcmp(&s, &untouched, sizeof(s)) == 0);
+                return 0;
+        }
+        FUZZ_ASSERT(!memchr(data, '\0', size));
+
+        FUZZ_ASSERT(kernel_watch_state_format(&s, &text) == 0);
+        FUZZ_ASSERT(strlen(text) <= size);
+        FUZZ_ASSERT(kernel_watch_state_parse(text, strlen(text), &again) == 0);
+        FUZZ_ASSERT(state_equal(&s, &again));
+        FUZZ_ASSERT(kernel_watch_state_format(&again, &text2) == 0);
+        FUZZ_ASSERT(strcmp(text, text2) == 0);
+
+        /* Counters that are exactly what the state reported: consistent. */
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                counters.exhausted[i] = counters.retried[i] = s.reported[i];
+        FUZZ_ASSERT(kernel_watch_state_check_counters(&s, &counters, buf, sizeof(buf)) == 0);
+        FUZZ_ASSERT(kernel_watch_state_check_counters(&s, NULL, buf, sizeof(buf)) == 0);
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                if (s.reported[i] > 0) {
+                        KernelCounters fewer = counters;
+
+                        fewer.exhausted[i]--;
+                        FUZZ_ASSERT(kernel_watch_state_check_counters(&s, &fewer, buf, sizeof(buf)) == -ERANGE);
+                }
+
+        kernel_watch_state_done(&s);
+        kernel_watch_state_done(&again);
+        return 0;
+}
