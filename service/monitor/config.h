@@ -27,6 +27,8 @@ typedef enum ConfidentialVmSetting {
 } ConfidentialVmSetting;
 
 #define CONFIG_REPROBE_DEFAULT_USEC (6ull * 3600 * 1000000)
+/* Debian's prometheus-node-exporter textfile directory */
+#define CONFIG_METRICS_PATH_DEFAULT "/var/lib/prometheus/node-exporter/rng-health.prom"
 #define CONFIG_FAIL_ON_CVM_DEFAULT ((1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN))
 
 typedef struct Config {
@@ -35,6 +37,7 @@ typedef struct Config {
         bool fail_on_set;        /* FailOn= given (else the default applies) */
         unsigned fail_on;        /* mask of 1u << Verdict */
         ConfidentialVmSetting confidential_vm;
+        char metrics_path[PATH_MAX]; /* [Metrics] Path=, "": off */
 } Config;
 
 typedef struct ConfigError {
