@@ -25,6 +25,7 @@ void config_default(Config *ret) {
                 .confidential_vm = CVM_SETTING_AUTO,
         };
         probe_params_default(&ret->probe);
+        snprintf(ret->metrics_path, sizeof(ret->metrics_path), "%s", CONFIG_METRICS_PATH_DEFAULT);
 }
 
 unsigned config_fail_on(const Config *c, bool cvm) {
@@ -243,6 +244,19 @@ static int parse_cvm(ParseState *s, const char *value, char *msg, size_t len) {
         return -EINVAL;
 }
 
+/* "": off; else an absolute path of a file (node_exporter reads *.prom). */
+static int parse_metrics_path(ParseState *s, const char *value, char *msg, size_t len) {
+        size_t n = strlen(value);
+
+        if (n > 0 && (value[0] != '/' || value[n - 1] == '/' || n >= sizeof(s->config.metrics_path))) {
+                snprintf(msg, len, "invalid path '%s' (expected empty for off, or an absolute file name, e.g. %s)",
+                         value, CONFIG_METRICS_PATH_DEFAULT);
+                return -EINVAL;
+        }
+        memcpy(s->config.metrics_path, value, n + 1);
+        return 0;
+}
+
 static const struct {
         const char *section, *key;
         ValueParser parse;
@@ -259,6 +273,7 @@ static const struct {
         { "Monitor", "ReprobeIntervalSec", parse_interval },
         { "Policy", "FailOn", parse_fail_on },
         { "Policy", "ConfidentialVM", parse_cvm },
+        { "Metrics", "Path", parse_metrics_path },
 };
 
 /* ---- files ---- */

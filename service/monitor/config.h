@@ -38,6 +38,8 @@ typedef enum ConfidentialVmSetting {
 #define PROBE_BUDGET_USEC_MAX (1ull * 1000000)
 #define PROBE_MIN_ATTEMPTS_MAX (1ull << 16)
 
+/* Debian's prometheus-node-exporter textfile directory */
+#define CONFIG_METRICS_PATH_DEFAULT "/var/lib/prometheus/node-exporter/rng-health.prom"
 #define CONFIG_FAIL_ON_CVM_DEFAULT ((1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN))
 
 typedef struct Config {
@@ -46,6 +48,7 @@ typedef struct Config {
         bool fail_on_set;        /* FailOn= given (else the default applies) */
         unsigned fail_on;        /* mask of 1u << Verdict */
         ConfidentialVmSetting confidential_vm;
+        char metrics_path[PATH_MAX]; /* [Metrics] Path=, "": off */
 } Config;
 
 typedef struct ConfigError {

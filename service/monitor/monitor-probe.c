@@ -24,6 +24,8 @@ struct ProbeWatch {
         bool have_cpu;
         CpuId cpu;
         Verdict verdicts[_RNG_INSTRUCTION_MAX];
+        ProbeReport *last;     /* the last probe's report, for the metrics */
+        uint64_t n_probes;
 };
 
 static void send_event(int r, EventFields *f, const char *what) {
@@ -107,16 +109,20 @@ static int watch_run(ProbeWatch *w, const char *trigger) {
         send_results(report, trigger);
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
                 w->verdicts[i] = report->instr[i].verdict;
+        free(w->last);
+        w->last = report;
+        report = NULL;
+        w->n_probes++;
 
         /* Re-arm first: no early return below may stop periodic probing. */
         r = probe_watch_arm(w);
         if (r < 0)
                 log_full(LOG_ERR, "failed to arm the re-probe timer: %s", strerror(-r));
 
-        status = status_format_probe(report);
+        status = status_format_probe(w->last);
         if (!status)
                 return -ENOMEM;
-        return verdict_source_report(w->source, report->verdict, status, trigger);
+        return verdict_source_report(w->source, w->last->verdict, status, trigger);
 }
 
 /* Logs its error (once, here); the callers only act on it. */
@@ -158,6 +164,11 @@ int probe_watch_arm(ProbeWatch *w) {
         return sd_event_source_set_enabled(w->timer, SD_EVENT_ONESHOT);
 }
 
+const ProbeReport *probe_watch_last_report(const ProbeWatch *w, uint64_t *ret_serial) {
+        *ret_serial = w->n_probes;
+        return w->last;
+}
+
 const Verdict *probe_watch_instruction_verdicts(const ProbeWatch *w) {
         return w->verdicts;
 }
@@ -184,6 +195,7 @@ ProbeWatch *probe_watch_free(ProbeWatch *w) {
         (void) verdict_source_detach(&w->source);
         sd_event_source_disable_unref(w->timer);
         sd_event_unref(w->event);
+        free(w->last);
         free(w);
         return NULL;
 }

@@ -9,6 +9,7 @@
 #include <systemd/sd-event.h>
 
 #include "config.h"
+#include "probe.h"
 #include "verdict-source.h"
 
 typedef struct ProbeWatch ProbeWatch;
@@ -23,6 +24,10 @@ ProbeWatch *probe_watch_free(ProbeWatch *w);
 int probe_watch_run(ProbeWatch *w, const char *trigger);
 /* Arm (or disarm, for an interval of 0) the re-probe timer. */
 int probe_watch_arm(ProbeWatch *w);
+
+/* The last probe's report (NULL before the first) and how many probes
+ * were made: the serial tells a new probe from the one already seen. */
+const ProbeReport *probe_watch_last_report(const ProbeWatch *w, uint64_t *ret_serial);
 
 /* The per-instruction verdicts of the last probe ([_RNG_INSTRUCTION_MAX]). */
 const Verdict *probe_watch_instruction_verdicts(const ProbeWatch *w);

@@ -9,6 +9,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "journal-event.h"
+#include "kernel-counters.h"
 #include "macro.h"
 #include "monitor.h"
 #include "time-util.h"
@@ -91,6 +92,39 @@ static void send_fields(int r, EventFields *f, int priority, const char *what) {
         event_fields_done(f);
 }
 
+#ifndef PROJECT_VERSION
+#define PROJECT_VERSION "unknown"
+#endif
+
+/* After every report (a probe's verdict, a kernel event): the metrics file
+ * (metrics.h) from the last probe, the kernel watch's verdict and the
+ * kernel's counters as they are now. A failed write is logged once there. */
+static void update_metrics(Manager *m) {
+        _cleanup_free_ char *text = NULL;
+        const ProbeReport *report;
+        KernelCounters c;
+        uint64_t serial;
+        struct timespec ts;
+
+        if (!m->config.metrics_path[0])
+                return;
+        report = probe_watch_last_report(m->probe, &serial);
+        if (report && serial != m->metrics_probe_serial) {
+                clock_gettime(CLOCK_REALTIME, &ts);
+                metrics_add_probe(&m->metrics, report,
+                                  (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u);
+                m->metrics_probe_serial = serial;
+        }
+        metrics_set_kernel_verdict(&m->metrics, m->kernel_source.reported, m->kernel_source.verdict);
+        metrics_set_kernel_counters(&m->metrics, kernel_counters_read(m->root, &c) >= 0 ? &c : NULL);
+        text = metrics_format(&m->metrics, &(MetricsInfo) { .version = PROJECT_VERSION, .confidential_vm = cvm_name(m) });
+        if (!text) {
+                log_full(LOG_WARNING, "metrics: out of memory");
+                return;
+        }
+        (void) metrics_file_update(&m->metrics_file, m->config.metrics_path, text);
+}
+
 /* A verdict source reported: the verdict event on a change, STATUS=, and
  * FailOn=. The listener of both sources. */
 static void on_source_report(VerdictSource *source, const char *trigger, void *userdata) {
@@ -100,6 +134,7 @@ static void on_source_report(VerdictSource *source, const char *trigger, void *u
         VerdictEventInfo info;
         EventFields f = {};
 
+        update_metrics(m);
         if (!aggregator_announce(&m->aggregator, &c))
                 return;
         info = (VerdictEventInfo) {

@@ -16,6 +16,8 @@
 #include "config.h"
 #include "cvm.h"
 #include "kernel-watch.h"
+#include "metrics-file.h"
+#include "metrics.h"
 #include "monitor-probe.h"
 
 /* Exit status of `rng-health monitor` (rng-health(8)). */
@@ -44,6 +46,9 @@ typedef struct Manager {
         Aggregator aggregator;  /* over the two sources */
         ProbeWatch *probe;
         KernelWatch *kernel;    /* NULL until started, or if it could not be */
+        Metrics metrics;        /* what the metrics file says */
+        uint64_t metrics_probe_serial; /* the last probe added to it */
+        MetricsFile metrics_file;
         bool reload_failed;     /* the last reload kept the previous configuration */
         int exit_status;
 } Manager;

@@ -83,6 +83,11 @@ static void test_defaults(void) {
         CHECK_EQ_INT(c.confidential_vm, CVM_SETTING_AUTO);
         CHECK_EQ_INT(config_fail_on(&c, false), 0);
         CHECK_EQ_INT(config_fail_on(&c, true), (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN));
+        CHECK(strcmp(c.metrics_path, "/var/lib/prometheus/node-exporter/rng-health.prom") == 0, "metrics path %s", c.metrics_path);
+        /* empty: off */
+        write_file("/etc/rng-health/rng-health.conf.d/10.conf", "[Metrics]\nPath=\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK(c.metrics_path[0] == 0, "Path= is not off: %s", c.metrics_path);
 }
 
 static void test_values(void) {
@@ -108,8 +113,11 @@ static void test_values(void) {
                    "[Policy]\n"
                    "FailOn=exhausted\n"
                    "FailOn=broken\n"
-                   "ConfidentialVM=no\n");
+                   "ConfidentialVM=no\n"
+                   "[Metrics]\n"
+                   "Path=/run/metrics/rng.prom\n");
         CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK(strcmp(c.metrics_path, "/run/metrics/rng.prom") == 0, "metrics path %s", c.metrics_path);
         CHECK_EQ_INT(c.probe.instructions, 1u << RNG_RDSEED);
         CHECK_EQ_INT(c.probe.widths, (1u << 1) | (1u << 2));
         CHECK_EQ_INT(c.probe.threads, 2);
@@ -162,6 +170,8 @@ static void test_errors(void) {
                 { "[Monitor]\nReprobeIntervalSec=10ms\n", 2, "[Monitor] ReprobeIntervalSec=", "invalid interval" },
                 { "[Policy]\nFailOn=exhausted sometimes\n", 2, "[Policy] FailOn=", "invalid verdict 'sometimes'" },
                 { "[Policy]\nConfidentialVM=maybe\n", 2, "[Policy] ConfidentialVM=", "invalid value 'maybe'" },
+                { "[Metrics]\nPath=rng-health.prom\n", 2, "[Metrics] Path=", "invalid path 'rng-health.prom'" },
+                { "[Metrics]\nPath=/var/lib/prometheus/\n", 2, "[Metrics] Path=", "invalid path" },
                 { "[Policy]\nFailsOn=broken\n", 2, "[Policy] FailsOn=", "unknown key" },
                 { "[Polcy]\nFailOn=broken\n", 2, "", "unknown section [Polcy]" },
                 { "FailOn=broken\n", 1, "", "outside of a section" },

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* Writes the metrics text where node_exporter's textfile collector reads
+ * it: a hidden temporary file in the same directory (".NAME.XXXXXX", not
+ * *.prom, so the collector never reads it half-written), mode 0644 (the
+ * collector runs as another user), fsync, then rename over NAME. A failed
+ * write is logged once (until a write succeeds again), at notice when the
+ * directory does not exist (no node_exporter installed), else at warning;
+ * it never stops the daemon. */
+
+#include <stdbool.h>
+
+typedef struct MetricsFile {
+        bool failing;   /* the last write failed and was logged */
+} MetricsFile;
+
+/* The write alone, logging nothing: 0 or -errno. */
+int metrics_file_write_atomic(const char *path, const char *text);
+
+/* path NULL or "": disabled, nothing written. Logs as above. */
+int metrics_file_update(MetricsFile *mf, const char *path, const char *text);

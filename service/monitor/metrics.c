@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "macro.h"
+#include "metrics.h"
+
+void metrics_add_probe(Metrics *m, const ProbeReport *r, uint64_t realtime_usec) {
+        m->probes++;
+        m->last_probe_nsec = r->wall_nsec;
+        m->last_probe_realtime_usec = realtime_usec;
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                const ProbeInstruction *in = &r->instr[i];
+                MetricsInstruction *mi = &m->instr[i];
+
+                mi->selected = in->selected;
+                mi->verdict = in->verdict;
+                mi->kernel_retries = in->kernel_retries;
+                mi->erratum = in->erratum ? in->erratum->id : NULL;
+                for (unsigned j = 0; j < in->n_runs && j < ELEMENTSOF(in->runs); j++) {
+                        const ProbeRun *run = &in->runs[j];
+                        int w = rng_width_index(run->width);
+                        MetricsRun *mr;
+
+                        if (w < 0 || (unsigned) run->mode > PROBE_CONTENTION)
+                                continue;
+                        mr = &mi->runs[w][run->mode];
+                        mr->seen = true;
+                        mr->tries += run->attempts;
+                        mr->failures += run->failures;
+                        mr->values_over_retries += run->values_over_retries;
+                        mr->kernel_loop_failures += run->kernel_loop_failures;
+                }
+        }
+}
+
+void metrics_set_kernel_verdict(Metrics *m, bool have, Verdict v) {
+        m->have_kernel_verdict = have;
+        m->kernel_verdict = v;
+}
+
+void metrics_set_kernel_counters(Metrics *m, const KernelCounters *c) {
+        m->have_kernel_counters = c != NULL;
+        if (c)
+                m->kernel = *c;
+}
+
+size_t metrics_escape_label(const char *s, char *buf, size_t len) {
+        size_t n = 0;
+
+        for (; *s; s++) {
+                const char *e = NULL;
+                char one[2] = { *s, 0 };
+
+                if (*s == '\\')
+                        e = "\\\\";
+                else if (*s == '"')
+                        e = "\\\"";
+                else if (*s == '\n')
+                        e = "\\n";
+                else
+                        e = one;
+                for (; *e; e++, n++)
+                        if (n + 1 < len)
+                                buf[n] = *e;
+        }
+        if (len > 0)
+                buf[MIN(n, len - 1)] = 0;
+        return n;
+}
+
+static void header(FILE *f, const char *name, const char *type, const char *help) {
+        fprintf(f, "# HELP rng_health_%s %s\n# TYPE rng_health_%s %s\n", name, help, name, type);
+}
+
+static void stateset(FILE *f, const char *name, const char *labels, Verdict current) {
+        for (int v = 0; v < _VERDICT_MAX; v++)
+                fprintf(f, "rng_health_%s{%sverdict=\"%s\"} %d\n", name, labels, verdict_to_string(v),
+                        v == (int) current);
+}
+
+typedef uint64_t (*RunField)(const MetricsRun *r);
+static uint64_t run_tries(const MetricsRun *r) { return r->tries; }
+static uint64_t run_failures(const MetricsRun *r) { return r->failures; }
+static uint64_t run_over(const MetricsRun *r) { return r->values_over_retries; }
+static uint64_t run_loop(const MetricsRun *r) { return r->kernel_loop_failures; }
+
+static void run_counter(FILE *f, const Metrics *m, const char *name, const char *help, RunField field) {
+        header(f, name, "counter", help);
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                for (int w = 0; w < RNG_N_WIDTHS; w++)
+                        for (int mode = PROBE_SINGLE; mode <= PROBE_CONTENTION; mode++) {
+                                const MetricsRun *r = &m->instr[i].runs[w][mode];
+
+                                if (!r->seen)
+                                        continue;
+                                fprintf(f, "rng_health_%s{instruction=\"%s\",width=\"%u\",mode=\"%s\"} %" PRIu64 "\n",
+                                        name, rng_instruction_to_string(i), rng_widths[w],
+                                        probe_mode_to_string(mode), field(r));
+                        }
+}
+
+static void label(FILE *f, const char *name, const char *value, bool last) {
+        char buf[512];
+
+        (void) metrics_escape_label(value ?: "", buf, sizeof(buf));
+        fprintf(f, "%s=\"%s\"%s", name, buf, last ? "" : ",");
+}
+
+char *metrics_format(const Metrics *m, const MetricsInfo *info) {
+        _cleanup_free_ char *text = NULL;
+        size_t size = 0;
+        FILE *f;
+        int r;
+
+        f = open_memstream(&text, &size);
+        if (!f)
+                return NULL;
+
+        header(f, "info", "gauge",
+               "Always 1; labels: the version, the kernel's tries per call the verdicts were judged by, "
+               "the confidential VM (none, tdx, sev, sev-es, sev-snp, forced) and the documented erratum matched (empty: none).");
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                char retries[32];
+
+                if (!m->probes || !m->instr[i].selected)
+                        continue;
+                snprintf(retries, sizeof(retries), "%" PRIu64, m->instr[i].kernel_retries);
+                fputs("rng_health_info{", f);
+                label(f, "instruction", rng_instruction_to_string(i), false);
+                label(f, "version", info->version, false);
+                label(f, "kernel_retries", retries, false);
+                label(f, "confidential_vm", info->confidential_vm, false);
+                label(f, "erratum", m->instr[i].erratum, true);
+                fputs("} 1\n", f);
+        }
+
+        if (m->probes) {
+                header(f, "verdict", "gauge",
+                       "The last probe's verdict per instruction: 1 for the current one, 0 for the others "
+                       "(ok, degraded, exhausted, broken, unsupported; see rng-health(8)).");
+                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                        char labels[64];
+
+                        if (!m->instr[i].selected)
+                                continue;
+                        snprintf(labels, sizeof(labels), "instruction=\"%s\",", rng_instruction_to_string(i));
+                        stateset(f, "verdict", labels, m->instr[i].verdict);
+                }
+        }
+        if (m->have_kernel_verdict) {
+                header(f, "kernel_verdict", "gauge",
+                       "The kernel watch's verdict from the kernel's RNG messages and counters: 1 for the current one, 0 for the others.");
+                stateset(f, "kernel_verdict", "", m->kernel_verdict);
+        }
+
+        header(f, "probes_total", "counter", "Probes made since the daemon started (boot, reload, re-probe).");
+        fprintf(f, "rng_health_probes_total %" PRIu64 "\n", m->probes);
+        if (m->probes) {
+                run_counter(f, m, "probe_tries_total",
+                            "Tries of the instruction, summed over the probes since the daemon started (a counter: it only grows while the daemon runs).",
+                            run_tries);
+                run_counter(f, m, "probe_failures_total",
+                            "Tries that returned no value (CF=0), summed over the probes since the daemon started.",
+                            run_failures);
+                run_counter(f, m, "probe_values_over_kernel_retries_total",
+                            "Values that needed more tries than the kernel's retry loop makes, summed over the probes since the daemon started.",
+                            run_over);
+                run_counter(f, m, "probe_kernel_loop_failures_total",
+                            "Calls of the kernel's retry loop that would have failed, summed over the probes since the daemon started.",
+                            run_loop);
+                header(f, "probe_duration_seconds", "gauge", "Wall time of the last probe (a gauge: it describes one probe).");
+                fprintf(f, "rng_health_probe_duration_seconds %" PRIu64 ".%09" PRIu64 "\n",
+                        m->last_probe_nsec / 1000000000u, m->last_probe_nsec % 1000000000u);
+                header(f, "last_probe_timestamp_seconds", "gauge", "When the last probe ended, in seconds since the Unix epoch.");
+                fprintf(f, "rng_health_last_probe_timestamp_seconds %" PRIu64 ".%06" PRIu64 "\n",
+                        m->last_probe_realtime_usec / 1000000u, m->last_probe_realtime_usec % 1000000u);
+        }
+        if (m->have_kernel_counters) {
+                header(f, "kernel_retried_total", "counter",
+                       "Calls of the kernel's retry loop that needed more than one try, since boot (/sys/devices/system/cpu/rng/*/retried).");
+                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                        fprintf(f, "rng_health_kernel_retried_total{instruction=\"%s\"} %" PRIu64 "\n",
+                                rng_instruction_to_string(i), m->kernel.retried[i]);
+                header(f, "kernel_exhausted_total", "counter",
+                       "Calls of the kernel's retry loop that ran out of tries (the kernel got no value), since boot (/sys/devices/system/cpu/rng/*/exhausted).");
+                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                        fprintf(f, "rng_health_kernel_exhausted_total{instruction=\"%s\"} %" PRIu64 "\n",
+                                rng_instruction_to_string(i), m->kernel.exhausted[i]);
+        }
+
+        r = ferror(f);
+        if (fclose(f) != 0 || r)
+                return NULL;
+        {
+                char *t = text;
+
+                text = NULL;
+                return t;
+        }
+}

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* metrics.h: the exposition text from a probe report, the kernel's
+ * counters and the info; metrics-file.h: the atomic write.
+ * With an argument, writes the text of the two-probe case there (the host
+ * test tests/host/metrics-parse.py parses it with prometheus_client). */
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "macro.h"
+#include "metrics-file.h"
+#include "metrics.h"
+#include "test-util.h"
+
+#define CHECK_HAS(text, line) CHECK(strstr((text), (line)), "missing: %s", (line))
+#define CHECK_LACKS(text, line) CHECK(!strstr((text), (line)), "unexpected: %s", (line))
+
+static const Erratum test_erratum = { .id = "test-\"q\"\\x" };
+
+static void add_run(ProbeInstruction *in, unsigned width, ProbeMode mode, uint64_t attempts, uint64_t failures,
+                    uint64_t over, uint64_t loop) {
+        in->runs[in->n_runs++] = (ProbeRun) {
+                .instruction = in->instruction, .width = width, .mode = mode,
+                .attempts = attempts, .failures = failures, .delivered = attempts - failures,
+                .values_over_retries = over, .kernel_loop_failures = loop,
+        };
+}
+
+static void make_report(ProbeReport *r) {
+        *r = (ProbeReport) { .wall_nsec = 1234567890u };
+        r->instr[RNG_RDRAND] = (ProbeInstruction) {
+                .instruction = RNG_RDRAND, .selected = true, .cpuid = true,
+                .verdict = VERDICT_OK, .kernel_retries = 10,
+        };
+        add_run(&r->instr[RNG_RDRAND], 64, PROBE_SINGLE, 4096, 0, 0, 0);
+        add_run(&r->instr[RNG_RDRAND], 64, PROBE_CONTENTION, 8192, 0, 0, 0);
+        r->instr[RNG_RDSEED] = (ProbeInstruction) {
+                .instruction = RNG_RDSEED, .selected = true, .cpuid = true,
+                .verdict = VERDICT_EXHAUSTED, .kernel_retries = 1, .erratum = &test_erratum,
+        };
+        add_run(&r->instr[RNG_RDSEED], 32, PROBE_SINGLE, 1500, 400, 300, 300);
+        r->verdict = VERDICT_EXHAUSTED;
+}
+
+/* Every sample line: name{labels} value, its name declared by # TYPE
+ * before; no name declared twice. */
+static void check_syntax(const char *text) {
+        char declared[64][96];
+        unsigned n_declared = 0;
+        const char *p = text;
+
+        while (*p) {
+                const char *nl = strchr(p, '\n');
+                char line[1024], name[96];
+                size_t len;
+
+                CHECK(nl, "text does not end with a newline");
+                if (!nl)
+                        break;
+                len = MIN((size_t) (nl - p), sizeof(line) - 1);
+                memcpy(line, p, len);
+                line[len] = 0;
+                p = nl + 1;
+                if (strncmp(line, "# HELP ", 7) == 0)
+                        continue;
+                if (strncmp(line, "# TYPE ", 7) == 0) {
+                        char type[32];
+
+                        CHECK(sscanf(line + 7, "%95s %31s", name, type) == 2, "bad TYPE line: %s", line);
+                        CHECK(strcmp(type, "gauge") == 0 || strcmp(type, "counter") == 0, "type %s", type);
+                        for (unsigned i = 0; i < n_declared; i++)
+                                CHECK(strcmp(declared[i], name) != 0, "declared twice: %s", name);
+                        if (n_declared < ELEMENTSOF(declared))
+                                snprintf(declared[n_declared++], sizeof(declared[0]), "%s", name);
+                        CHECK(strcmp(type, "counter") != 0 || strstr(name, "_total"), "counter without _total: %s", name);
+                        continue;
+                }
+                CHECK(line[0] != '#' && line[0], "stray line: '%s'", line);
+                len = strspn(line, "abcdefghijklmnopqrstuvwxyz_");
+                CHECK(len > 0 && len < sizeof(name) && (line[len] == '{' || line[len] == ' '), "bad sample: %s", line);
+                snprintf(name, sizeof(name), "%.*s", (int) len, line);
+                CHECK(n_declared > 0 && strcmp(declared[n_declared - 1], name) == 0,
+                      "sample %s not under its own TYPE", name);
+                CHECK(strncmp(name, "rng_health_", 11) == 0, "name %s", name);
+        }
+}
+
+static void test_empty(void) {
+        Metrics m = {};
+        _cleanup_free_ char *t = metrics_format(&m, &(MetricsInfo) { .version = "1.0", .confidential_vm = "none" });
+
+        CHECK(t, "format");
+        if (!t)
+                return;
+        check_syntax(t);
+        CHECK_HAS(t, "rng_health_probes_total 0\n");
+        CHECK_LACKS(t, "rng_health_verdict{");
+        CHECK_LACKS(t, "rng_health_kernel_exhausted_total");
+}
+
+static char *two_probes(void) {
+        _cleanup_free_ ProbeReport *r = malloc(sizeof(*r));
+        KernelCounters c = { .retried = { 5, 7 }, .exhausted = { 0, 3 } };
+        Metrics m = {};
+
+        if (!r)
+                return NULL;
+        make_report(r);
+        metrics_add_probe(&m, r, 1700000000123456u);
+        r->instr[RNG_RDSEED].verdict = VERDICT_BROKEN;
+        metrics_add_probe(&m, r, 1700000100000001u);
+        metrics_set_kernel_verdict(&m, true, VERDICT_DEGRADED);
+        metrics_set_kernel_counters(&m, &c);
+        return metrics_format(&m, &(MetricsInfo) { .version = "0.1.0", .confidential_vm = "tdx" });
+}
+
+static void test_probes(const char *out) {
+        _cleanup_free_ char *t = two_probes();
+
+        CHECK(t, "format");
+        if (!t)
+                return;
+        check_syntax(t);
+        /* the stateset: the current verdict 1, every other 0 */
+        CHECK_HAS(t, "rng_health_verdict{instruction=\"rdseed\",verdict=\"broken\"} 1\n");
+        CHECK_HAS(t, "rng_health_verdict{instruction=\"rdseed\",verdict=\"exhausted\"} 0\n");
+        CHECK_HAS(t, "rng_health_verdict{instruction=\"rdseed\",verdict=\"ok\"} 0\n");
+        CHECK_HAS(t, "rng_health_verdict{instruction=\"rdrand\",verdict=\"ok\"} 1\n");
+        CHECK_HAS(t, "rng_health_verdict{instruction=\"rdrand\",verdict=\"unsupported\"} 0\n");
+        CHECK_HAS(t, "rng_health_kernel_verdict{verdict=\"degraded\"} 1\n");
+        CHECK_HAS(t, "# TYPE rng_health_verdict gauge\n");
+        /* counters add up over the probes */
+        CHECK_HAS(t, "rng_health_probes_total 2\n");
+        CHECK_HAS(t, "# TYPE rng_health_probe_tries_total counter\n");
+        CHECK_HAS(t, "rng_health_probe_tries_total{instruction=\"rdseed\",width=\"32\",mode=\"single\"} 3000\n");
+        CHECK_HAS(t, "rng_health_probe_failures_total{instruction=\"rdseed\",width=\"32\",mode=\"single\"} 800\n");
+        CHECK_HAS(t, "rng_health_probe_values_over_kernel_retries_total{instruction=\"rdseed\",width=\"32\",mode=\"single\"} 600\n");
+        CHECK_HAS(t, "rng_health_probe_kernel_loop_failures_total{instruction=\"rdseed\",width=\"32\",mode=\"single\"} 600\n");
+        CHECK_HAS(t, "rng_health_probe_tries_total{instruction=\"rdrand\",width=\"64\",mode=\"contention\"} 16384\n");
+        /* runs that were not made are not invented */
+        CHECK_LACKS(t, "width=\"16\"");
+        CHECK_LACKS(t, "instruction=\"rdseed\",width=\"32\",mode=\"contention\"");
+        /* times: exact decimals of the integers */
+        CHECK_HAS(t, "rng_health_probe_duration_seconds 1.234567890\n");
+        CHECK_HAS(t, "rng_health_last_probe_timestamp_seconds 1700000100.000001\n");
+        CHECK_HAS(t, "rng_health_kernel_retried_total{instruction=\"rdseed\"} 7\n");
+        CHECK_HAS(t, "rng_health_kernel_exhausted_total{instruction=\"rdseed\"} 3\n");
+        CHECK_HAS(t, "rng_health_kernel_exhausted_total{instruction=\"rdrand\"} 0\n");
+        CHECK_HAS(t, "# TYPE rng_health_kernel_exhausted_total counter\n");
+        /* info, with the erratum id escaped */
+        CHECK_HAS(t, "rng_health_info{instruction=\"rdseed\",version=\"0.1.0\",kernel_retries=\"1\","
+                     "confidential_vm=\"tdx\",erratum=\"test-\\\"q\\\"\\\\x\"} 1\n");
+        CHECK_HAS(t, "rng_health_info{instruction=\"rdrand\",version=\"0.1.0\",kernel_retries=\"10\","
+                     "confidential_vm=\"tdx\",erratum=\"\"} 1\n");
+
+        if (out) {
+                FILE *f = fopen(out, "we");
+
+                CHECK(f && fputs(t, f) >= 0 && fclose(f) == 0, "cannot write %s", out);
+        }
+}
+
+static void test_escape(void) {
+        char buf[64];
+
+        CHECK_EQ_U64(metrics_escape_label("a\"b\\c\nd", buf, sizeof(buf)), 10);
+        CHECK(strcmp(buf, "a\\\"b\\\\c\\nd") == 0, "escaped: %s", buf);
+        CHECK_EQ_U64(metrics_escape_label("abc\"", buf, 3), 5);
+        CHECK(strcmp(buf, "ab") == 0, "truncated: %s", buf);
+}
+
+static unsigned count_entries(const char *dir) {
+        DIR *d = opendir(dir);
+        struct dirent *de;
+        unsigned n = 0;
+
+        if (!d)
+                return 0;
+        while ((de = readdir(d)))
+                n += de->d_name[0] != '.' || (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0);
+        closedir(d);
+        return n;
+}
+
+static void test_file(void) {
+        char dir[] = "/tmp/test-metrics-XXXXXX", path[128], missing[160], buf[64];
+        MetricsFile mf = {};
+        struct stat st;
+        FILE *f;
+        size_t n;
+
+        CHECK(mkdtemp(dir), "mkdtemp");
+        snprintf(path, sizeof(path), "%s/rng-health.prom", dir);
+        umask(0077);
+        CHECK_EQ_INT(metrics_file_update(&mf, path, "one 1\n"), 0);
+        CHECK_EQ_INT(metrics_file_update(&mf, path, "two 2\n"), 0);
+        CHECK(stat(path, &st) == 0 && (st.st_mode & 07777) == 0644, "mode %o", (unsigned) st.st_mode);
+        f = fopen(path, "re");
+        n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+        buf[n] = 0;
+        if (f)
+                fclose(f);
+        CHECK(strcmp(buf, "two 2\n") == 0, "content: %s", buf);
+        CHECK_EQ_U64(count_entries(dir), 1); /* no temporary left behind */
+
+        /* a missing directory: an error, logged once, nothing created */
+        snprintf(missing, sizeof(missing), "%s/nope/rng-health.prom", dir);
+        CHECK_EQ_INT(metrics_file_update(&mf, missing, "x 1\n"), -ENOENT);
+        CHECK(mf.failing, "failure not remembered");
+        CHECK_EQ_INT(metrics_file_update(&mf, missing, "x 1\n"), -ENOENT);
+        CHECK_EQ_INT(metrics_file_update(&mf, path, "three 3\n"), 0);
+        CHECK(!mf.failing, "recovery not noticed");
+        CHECK_EQ_INT(metrics_file_write_atomic("relative.prom", "x\n"), -EINVAL);
+        CHECK_EQ_INT(metrics_file_update(&mf, "", "x\n"), 0); /* off */
+        CHECK_EQ_U64(count_entries(dir), 1);
+
+        unlink(path);
+        rmdir(dir);
+}
+
+int main(int argc, char **argv) {
+        test_empty();
+        test_probes(argc > 1 ? argv[1] : NULL);
+        test_escape();
+        test_file();
+        return test_result("test-metrics");
+}
