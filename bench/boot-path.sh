@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Benchmark, not a test: rng-health.service's boot path in the container,
+# start -> READY=1, over several boots.
+#
+#   bench/boot-path.sh [--boots N]          (default 10)
+#
+# Boots the image N times as tests/harness/boot-test boots it
+# (systemd-nspawn, read-only root with a volatile overlay), each boot running
+# only the guest side tests/guest/bench-boot-path, and prints per boot:
+#   blame     rng-health.service's line in `systemd-analyze blame`
+#   mono      ActiveEnterTimestampMonotonic - InactiveExitTimestampMonotonic
+#             (what blame computes, from the µs timestamps: the cross-check)
+#   sandbox   ExecMainHandoffTimestampMonotonic - InactiveExitTimestampMonotonic:
+#             systemd's part, the fork and systemd-executor's sandbox set-up
+#   daemon    ActiveEnterTimestampMonotonic - ExecMainHandoffTimestampMonotonic:
+#             the daemon's own part, from its exec to READY=1
+#   probe     the boot probe's own wall time, RNG_PROBE_USEC of its event
+# then the median, minimum and maximum of each column.
+#
+# Takes $RNG_HEALTH_CACHE/vm.lock for the whole run (one QEMU/nspawn at a
+# time): do not wrap it in another flock on that file. Needs the image
+# (tools/image-build); each boot's logs stay in .build/bench/boot-path/N/.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tools/lib.sh"
+
+boots=10
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--boots) boots=$2; shift 2 ;;
+	-h|--help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown argument '$1'" ;;
+	esac
+done
+[[ $boots =~ ^[1-9][0-9]*$ ]] || die "--boots '$boots' is not a positive number"
+
+outroot=$BUILD_ROOT/bench/boot-path
+mkdir -p "$outroot" "$CACHE_ROOT"
+exec 9>"$CACHE_ROOT/vm.lock"
+flock 9
+
+# "35ms", "1.204s", "1min 2.500s" -> ms
+blame_ms() {
+	awk '{ ms = 0
+		for (i = 1; i <= NF; i++) {
+			v = $i
+			if (v ~ /min$/) { sub(/min$/, "", v); ms += v * 60000 }
+			else if (v ~ /ms$/) { sub(/ms$/, "", v); ms += v }
+			else if (v ~ /us$/ || v ~ /µs$/) { sub(/(us|µs)$/, "", v); ms += v / 1000 }
+			else if (v ~ /s$/) { sub(/s$/, "", v); ms += v * 1000 }
+		}
+		printf "%.0f\n", ms }' <<<"$1"
+}
+
+printf '%-5s %9s %9s %10s %9s %9s\n' boot blame/ms mono/ms sandbox/ms daemon/ms probe/ms
+rows=()
+for ((i = 1; i <= boots; i++)); do
+	out=$outroot/$i
+	if ! "$top/tests/harness/boot-test" --target container --name "bench-boot-path-$i" \
+		--tests bench-boot-path --outdir "$out" >"$out.log" 2>&1; then
+		cat "$out.log" >&2
+		die "boot $i failed; logs in $out"
+	fi
+	line=$(grep -m1 '^boot-path: ' "$out/results.log") || die "boot $i printed no figures; see $out/results.log"
+	declare -A f=()
+	for kv in ${line#boot-path: }; do f[${kv%%=*}]=${kv#*=}; done
+	blame=$(sed -n 's/.*blame=\(.*\) start_ready_us=.*/\1/p' <<<"$line")
+	b=$(blame_ms "$blame")
+	row="$b $(awk -v a="${f[start_ready_us]}" -v b="${f[exec_ready_us]}" -v c="${f[probe_us]}" \
+		'BEGIN { printf "%.1f %.1f %.1f %.1f", a / 1000, (a - b) / 1000, b / 1000, c / 1000 }')"
+	rows+=("$row")
+	# shellcheck disable=SC2086
+	printf '%-5s %9s %9s %10s %9s %9s\n' "$i" $row
+done
+
+printf '%s\n' "${rows[@]}" | awk -v n="$boots" '
+	{ for (c = 1; c <= 5; c++) v[c, NR] = $c }
+	END {
+		for (c = 1; c <= 5; c++) {
+			# insertion sort of column c
+			for (i = 1; i <= n; i++) s[i] = v[c, i]
+			for (i = 2; i <= n; i++) { x = s[i]; j = i - 1
+				while (j >= 1 && s[j] + 0 > x + 0) { s[j + 1] = s[j]; j-- }
+				s[j + 1] = x }
+			med[c] = (n % 2) ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2
+			min[c] = s[1]; max[c] = s[n]
+		}
+		printf "%-5s %9.1f %9.1f %10.1f %9.1f %9.1f\n", "med", med[1], med[2], med[3], med[4], med[5]
+		printf "%-5s %9.1f %9.1f %10.1f %9.1f %9.1f\n", "min", min[1], min[2], min[3], min[4], min[5]
+		printf "%-5s %9.1f %9.1f %10.1f %9.1f %9.1f\n", "max", max[1], max[2], max[3], max[4], max[5]
+	}'
+echo "rng-health.service start -> READY=1 over $boots container boots (systemd-analyze blame);" \
+	"logs in $outroot"
