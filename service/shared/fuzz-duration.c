@@ -75,12 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
         if (size >= 8)
                 check_round_trip(fuzz_u64(data));
-        if (size >= 16) {
-                min = fuzz_u64(data);
-                max = fuzz_u64(data + 8);
-                data += 16;
-                size -= 16;
-        }
+        fuzz_take_bounds(&data, &size, &min, &max);
         s = fuzz_strndup(data, size);
 
         r = parse_duration(s, min, max, &v);

@@ -43,12 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         int r, rr, rref;
         char *s;
 
-        if (size >= 16) {
-                min = fuzz_u64(data);
-                max = fuzz_u64(data + 8);
-                data += 16;
-                size -= 16;
-        }
+        fuzz_take_bounds(&data, &size, &min, &max);
         s = fuzz_strndup(data, size);
 
         r = parse_u64(s, &v);

@@ -44,6 +44,19 @@ static inline uint64_t fuzz_u64(const uint8_t *data) {
         return v;
 }
 
+/* Bounds for a bounded parser from the first 16 bytes, which are consumed;
+ * [0, UINT64_MAX] for a shorter input. */
+static inline void fuzz_take_bounds(const uint8_t **data, size_t *size, uint64_t *min, uint64_t *max) {
+        *min = 0;
+        *max = UINT64_MAX;
+        if (*size < 16)
+                return;
+        *min = fuzz_u64(*data);
+        *max = fuzz_u64(*data + 8);
+        *data += 16;
+        *size -= 16;
+}
+
 /* Runs f with stderr pointed at /dev/null: the parsers of the command line
  * print one line on a usage error, a fuzz target must not. */
 #define FUZZ_QUIET(stmt)                                                                   \
