@@ -240,24 +240,15 @@ int kernel_watch_state_load(const char *dir, const char *name, KernelWatchState 
 }
 
 int kernel_watch_state_write_new(const char *dir, const KernelWatchState *s) {
-        _cleanup_free_ char *path = state_path(dir, KERNEL_WATCH_STATE_FILE_NEW),
-                            *tmp = state_path(dir, KERNEL_WATCH_STATE_FILE_NEW ".tmp"), *text = NULL;
-        _cleanup_fclose_ FILE *f = NULL;
+        _cleanup_free_ char *path = state_path(dir, KERNEL_WATCH_STATE_FILE_NEW), *text = NULL;
         int r;
 
-        if (!path || !tmp)
+        if (!path)
                 return -ENOMEM;
         r = kernel_watch_state_format(s, &text);
         if (r < 0)
                 return r;
-        f = fopen(tmp, "we");
-        if (!f)
-                return negative_errno();
-        if (fputs(text, f) < 0 || fflush(f) != 0 || ferror(f) || fsync(fileno(f)) < 0)
-                return negative_errno();
-        if (rename(tmp, path) < 0)
-                return negative_errno();
-        return 0;
+        return write_file_atomic(path, text, 0600);
 }
 
 int kernel_watch_state_commit(const char *dir) {

@@ -2,7 +2,7 @@
 #pragma once
 
 /* Writes the metrics text where node_exporter's textfile collector reads
- * it: a hidden temporary file in the same directory (".NAME.XXXXXX", not
+ * it, with write_file_atomic() (fileio.h): a hidden temporary file in the same directory (".NAME.XXXXXX", not
  * *.prom, so the collector never reads it half-written), mode 0644 (the
  * collector runs as another user), fsync, then rename over NAME. A failed
  * write is logged once (until a write succeeds again), at notice when the
@@ -14,9 +14,6 @@
 typedef struct MetricsFile {
         bool failing;   /* the last write failed and was logged */
 } MetricsFile;
-
-/* The write alone, logging nothing: 0 or -errno. */
-int metrics_file_write_atomic(const char *path, const char *text);
 
 /* path NULL or "": disabled, nothing written. Logs as above. */
 int metrics_file_update(MetricsFile *mf, const char *path, const char *text);

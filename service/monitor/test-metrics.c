@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "macro.h"
 #include "metrics-file.h"
 #include "metrics.h"
@@ -215,7 +216,7 @@ static void test_file(void) {
         CHECK_EQ_INT(metrics_file_update(&mf, missing, "x 1\n"), -ENOENT);
         CHECK_EQ_INT(metrics_file_update(&mf, path, "three 3\n"), 0);
         CHECK(!mf.failing, "recovery not noticed");
-        CHECK_EQ_INT(metrics_file_write_atomic("relative.prom", "x\n"), -EINVAL);
+        CHECK_EQ_INT(write_file_atomic("relative.prom", "x\n", 0644), -EINVAL);
         CHECK_EQ_INT(metrics_file_update(&mf, "", "x\n"), 0); /* off */
         CHECK_EQ_U64(count_entries(dir), 1);
 
