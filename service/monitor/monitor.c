@@ -96,13 +96,11 @@ static void send_fields(int r, EventFields *f, int priority, const char *what) {
 #define PROJECT_VERSION "unknown"
 #endif
 
-/* After every report (a probe's verdict, a kernel event): the metrics file
- * (metrics.h) from the last probe, the kernel watch's verdict and the
- * kernel's counters as they are now. A failed write is logged once there. */
-static void update_metrics(Manager *m) {
-        _cleanup_free_ char *text = NULL;
+/* After every report (a probe's verdict, a kernel event): the last probe's
+ * figures go into the metrics (metrics.h) at once, so that no probe is
+ * lost; the file is written later, by metrics_write(). */
+static void note_metrics(Manager *m) {
         const ProbeReport *report;
-        KernelCounters c;
         uint64_t serial;
         struct timespec ts;
 
@@ -115,6 +113,24 @@ static void update_metrics(Manager *m) {
                                   (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u);
                 m->metrics_probe_serial = serial;
         }
+        m->metrics_pending = true;
+        if (m->metrics_write)
+                (void) sd_event_source_set_enabled(m->metrics_write, SD_EVENT_ONESHOT);
+}
+
+/* The metrics file from the metrics, the kernel watch's verdict and the
+ * kernel's counters as they are now. A failed write is logged once there. */
+static void write_metrics(Manager *m) {
+        _cleanup_free_ char *text = NULL;
+        KernelCounters c;
+
+        if (!m->metrics_pending)
+                return;
+        m->metrics_pending = false;
+        if (m->metrics_write)
+                (void) sd_event_source_set_enabled(m->metrics_write, SD_EVENT_OFF);
+        if (!m->config.metrics_path[0])
+                return;
         metrics_set_kernel_verdict(&m->metrics, m->kernel_source.reported, m->kernel_source.verdict);
         metrics_set_kernel_counters(&m->metrics, kernel_counters_read(m->root, &c) >= 0 ? &c : NULL);
         text = metrics_format(&m->metrics, &(MetricsInfo) { .version = PROJECT_VERSION, .confidential_vm = cvm_name(m) });
@@ -123,6 +139,14 @@ static void update_metrics(Manager *m) {
                 return;
         }
         (void) metrics_file_update(&m->metrics_file, m->config.metrics_path, text);
+}
+
+/* The deferred write: the loop's first iteration writes the boot probe's
+ * metrics after READY=1 (two fsync()s off the boot path), and a burst of
+ * reports (a kernel flood) is one write. */
+static int on_metrics_write(sd_event_source *s, void *userdata) {
+        write_metrics(userdata);
+        return 0;
 }
 
 /* A verdict source reported: the verdict event on a change, STATUS=, and
@@ -134,7 +158,7 @@ static void on_source_report(VerdictSource *source, const char *trigger, void *u
         VerdictEventInfo info;
         EventFields f = {};
 
-        update_metrics(m);
+        note_metrics(m);
         if (!aggregator_announce(&m->aggregator, &c))
                 return;
         info = (VerdictEventInfo) {
@@ -155,6 +179,7 @@ static void on_source_report(VerdictSource *source, const char *trigger, void *u
                 m->exit_status = monitor_exit_status_for_verdict(c.verdict);
                 send_fields(event_policy_failure(&f, &info, m->exit_status), &f, LOG_CRIT, "FailOn= policy");
                 notify_status(m, status ?: "", false, true);
+                write_metrics(m); /* the failing verdict, before the exit */
                 (void) sd_event_exit(m->event, m->exit_status);
                 return;
         }
@@ -257,6 +282,15 @@ int manager_new(const char *root, Manager **ret) {
         r = probe_watch_new(m->event, &m->config, &m->probe_source, &m->probe);
         if (r < 0)
                 return log_error_errno(r, "failed to set up the probe: %s", strerror(-r));
+        r = sd_event_add_defer(m->event, &m->metrics_write, on_metrics_write, m);
+        if (r >= 0)
+                r = sd_event_source_set_enabled(m->metrics_write, SD_EVENT_OFF);
+        if (r >= 0)
+                r = sd_event_source_set_priority(m->metrics_write, SD_EVENT_PRIORITY_IDLE);
+        if (r >= 0)
+                r = sd_event_source_set_description(m->metrics_write, "metrics-write");
+        if (r < 0)
+                return log_error_errno(r, "failed to set up the metrics write: %s", strerror(-r));
         *ret = m;
         m = NULL;
         return 0;
@@ -268,6 +302,7 @@ Manager *manager_free(Manager *m) {
         /* The watches report nothing from their destructors. */
         kernel_watch_free(m->kernel);
         probe_watch_free(m->probe);
+        sd_event_source_unref(m->metrics_write);
         verdict_source_done(&m->kernel_source);
         verdict_source_done(&m->probe_source);
         sd_event_unref(m->event);
@@ -323,6 +358,7 @@ int manager_run(Manager *m) {
         if (m->exit_status != EXIT_MONITOR_OK)
                 return m->exit_status; /* FailOn= matched on the boot probe */
         r = sd_event_loop(m->event);
+        write_metrics(m); /* a report the loop had no iteration left for */
         if (r < 0) {
                 log_error_errno(r, "event loop failed: %s", strerror(-r));
                 return EXIT_MONITOR_ERROR;

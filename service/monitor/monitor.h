@@ -49,6 +49,8 @@ typedef struct Manager {
         Metrics metrics;        /* what the metrics file says */
         uint64_t metrics_probe_serial; /* the last probe added to it */
         MetricsFile metrics_file;
+        sd_event_source *metrics_write; /* deferred write of the file, after the report */
+        bool metrics_pending;   /* reported since the file was last written */
         bool reload_failed;     /* the last reload kept the previous configuration */
         int exit_status;
 } Manager;
