@@ -3,7 +3,7 @@
 # Benchmark, not a test: rng-health.service's boot path in the container,
 # start -> READY=1, over several boots.
 #
-#   bench/boot-path.sh [--boots N]          (default 10)
+#   bench/boot-path.sh [--boots N] [--variants]     (default 10 boots)
 #
 # Boots the image N times as tests/harness/boot-test boots it
 # (systemd-nspawn, read-only root with a volatile overlay), each boot running
@@ -16,21 +16,28 @@
 #   daemon    ActiveEnterTimestampMonotonic - ExecMainHandoffTimestampMonotonic:
 #             the daemon's own part, from its exec to READY=1
 #   probe     the boot probe's own wall time, RNG_PROBE_USEC of its event
+#   exposure  `systemd-analyze security` of the running unit
 # then the median, minimum and maximum of each column.
+#
+# --variants also boots N times with each drop-in of bench/boot-path/
+# (minimal.conf: the least hardening the unit must have, by its cheapest
+# options; none.conf: no hardening, the floor) and ends with the medians of
+# the unit as shipped and of each variant side by side.
 #
 # Takes $RNG_HEALTH_CACHE/vm.lock for the whole run (one QEMU/nspawn at a
 # time): do not wrap it in another flock on that file. Needs the image
-# (tools/image-build); each boot's logs stay in .build/bench/boot-path/N/.
+# (tools/image-build); each boot's logs stay in .build/bench/boot-path/.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tools/lib.sh"
 
-boots=10
+boots=10 variants=0
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--boots) boots=$2; shift 2 ;;
-	-h|--help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--boots) boots=${2:-}; shift 2 ;;
+	--variants) variants=1; shift ;;
+	-h|--help) sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1'" ;;
 	esac
 done
@@ -54,42 +61,78 @@ blame_ms() {
 		printf "%.0f\n", ms }' <<<"$1"
 }
 
-printf '%-5s %9s %9s %10s %9s %9s\n' boot blame/ms mono/ms sandbox/ms daemon/ms probe/ms
-rows=()
-for ((i = 1; i <= boots; i++)); do
-	out=$outroot/$i
-	if ! "$top/tests/harness/boot-test" --target container --name "bench-boot-path-$i" \
-		--tests bench-boot-path --outdir "$out" >"$out.log" 2>&1; then
-		cat "$out.log" >&2
-		die "boot $i failed; logs in $out"
+# One variant: NAME, DROPIN ("": the unit as shipped). Prints its boots and
+# its summary; appends "NAME medians... exposure" to summary.
+summary=()
+run_variant() {
+	local name=$1 dropin=$2 i out line blame b row rows=() exposure="" want=0
+	local -a extra=()
+	if [ -n "$dropin" ]; then
+		extra=(--unit-dropin "rng-health.service:$dropin")
+		want=1
 	fi
-	line=$(grep -m1 '^boot-path: ' "$out/results.log") || die "boot $i printed no figures; see $out/results.log"
-	declare -A f=()
-	for kv in ${line#boot-path: }; do f[${kv%%=*}]=${kv#*=}; done
-	blame=$(sed -n 's/.*blame=\(.*\) start_ready_us=.*/\1/p' <<<"$line")
-	b=$(blame_ms "$blame")
-	row="$b $(awk -v a="${f[start_ready_us]}" -v b="${f[exec_ready_us]}" -v c="${f[probe_us]}" \
-		'BEGIN { printf "%.1f %.1f %.1f %.1f", a / 1000, (a - b) / 1000, b / 1000, c / 1000 }')"
-	rows+=("$row")
-	# shellcheck disable=SC2086
-	printf '%-5s %9s %9s %10s %9s %9s\n' "$i" $row
-done
+	echo "== $name${dropin:+ (${dropin#"$top"/})}"
+	printf '%-5s %9s %9s %10s %9s %9s %9s\n' boot blame/ms mono/ms sandbox/ms daemon/ms probe/ms exposure
+	for ((i = 1; i <= boots; i++)); do
+		out=$outroot/$name/$i
+		mkdir -p "$outroot/$name"
+		if ! "$top/tests/harness/boot-test" --target container --name "bench-boot-path-$name-$i" \
+			--tests bench-boot-path --outdir "$out" "${extra[@]}" >"$out.log" 2>&1; then
+			cat "$out.log" >&2
+			die "$name: boot $i failed; logs in $out"
+		fi
+		line=$(grep -m1 '^boot-path: ' "$out/results.log") || die "$name: boot $i printed no figures; see $out/results.log"
+		declare -A f=()
+		for kv in ${line#boot-path: }; do f[${kv%%=*}]=${kv#*=}; done
+		# The variant's drop-in was in effect, and only then.
+		[ "${f[credential_dropins]:-}" = "$want" ] ||
+			die "$name: boot $i: ${f[credential_dropins]:-no} credential drop-ins in effect, expected $want"
+		exposure=${f[exposure]}
+		blame=$(sed -n 's/.*blame=\(.*\) start_ready_us=.*/\1/p' <<<"$line")
+		b=$(blame_ms "$blame")
+		row="$b $(awk -v a="${f[start_ready_us]}" -v b="${f[exec_ready_us]}" -v c="${f[probe_us]}" \
+			'BEGIN { printf "%.1f %.1f %.1f %.1f", a / 1000, (a - b) / 1000, b / 1000, c / 1000 }')"
+		rows+=("$row")
+		# shellcheck disable=SC2086
+		printf '%-5s %9s %9s %10s %9s %9s %9s\n' "$i" $row "$exposure"
+	done
+	summary+=("$name $(printf '%s\n' "${rows[@]}" | awk -v n="$boots" '
+		{ for (c = 1; c <= 5; c++) v[c, NR] = $c }
+		END {
+			for (c = 1; c <= 5; c++) {
+				# insertion sort of column c
+				for (i = 1; i <= n; i++) s[i] = v[c, i]
+				for (i = 2; i <= n; i++) { x = s[i]; j = i - 1
+					while (j >= 1 && s[j] + 0 > x + 0) { s[j + 1] = s[j]; j-- }
+					s[j + 1] = x }
+				med[c] = (n % 2) ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2
+				min[c] = s[1]; max[c] = s[n]
+			}
+			printf "%.1f %.1f %.1f %.1f %.1f", med[1], med[2], med[3], med[4], med[5]
+			printf "|%-5s %9.1f %9.1f %10.1f %9.1f %9.1f\n", "med", med[1], med[2], med[3], med[4], med[5]
+			printf "%-5s %9.1f %9.1f %10.1f %9.1f %9.1f\n", "min", min[1], min[2], min[3], min[4], min[5]
+			printf "%-5s %9.1f %9.1f %10.1f %9.1f %9.1f\n", "max", max[1], max[2], max[3], max[4], max[5]
+		}')")
+	# The summary's first line is the medians; the rest is printed here.
+	local last=${summary[-1]}
+	printf '%s\n' "${last#*|}"
+	summary[-1]="${last%%|*} $exposure"
+}
 
-printf '%s\n' "${rows[@]}" | awk -v n="$boots" '
-	{ for (c = 1; c <= 5; c++) v[c, NR] = $c }
-	END {
-		for (c = 1; c <= 5; c++) {
-			# insertion sort of column c
-			for (i = 1; i <= n; i++) s[i] = v[c, i]
-			for (i = 2; i <= n; i++) { x = s[i]; j = i - 1
-				while (j >= 1 && s[j] + 0 > x + 0) { s[j + 1] = s[j]; j-- }
-				s[j + 1] = x }
-			med[c] = (n % 2) ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2
-			min[c] = s[1]; max[c] = s[n]
-		}
-		printf "%-5s %9.1f %9.1f %10.1f %9.1f %9.1f\n", "med", med[1], med[2], med[3], med[4], med[5]
-		printf "%-5s %9.1f %9.1f %10.1f %9.1f %9.1f\n", "min", min[1], min[2], min[3], min[4], min[5]
-		printf "%-5s %9.1f %9.1f %10.1f %9.1f %9.1f\n", "max", max[1], max[2], max[3], max[4], max[5]
-	}'
-echo "rng-health.service start -> READY=1 over $boots container boots (systemd-analyze blame);" \
+run_variant shipped ""
+if [ "$variants" = 1 ]; then
+	for d in "$top"/bench/boot-path/*.conf; do
+		run_variant "$(basename "$d" .conf)" "$d"
+	done
+	echo "== medians side by side (ms; blame relative to the unit as shipped)"
+	printf '%-9s %9s %9s %10s %9s %9s %9s %7s\n' variant blame/ms mono/ms sandbox/ms daemon/ms probe/ms exposure ratio
+	base=${summary[0]#* }; base=${base%% *}
+	for l in "${summary[@]}"; do
+		# shellcheck disable=SC2086
+		set -- $l
+		printf '%-9s %9s %9s %10s %9s %9s %9s %7s\n' "$1" "$2" "$3" "$4" "$5" "$6" "$7" \
+			"$(awk -v a="$2" -v b="$base" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
+	done
+fi
+echo "rng-health.service start -> READY=1 over $boots container boots per variant (systemd-analyze blame);" \
 	"logs in $outroot"
