@@ -98,7 +98,7 @@ static void send_fields(int r, EventFields *f, int priority, const char *what) {
 
 /* After every report (a probe's verdict, a kernel event): the last probe's
  * figures go into the metrics (metrics.h) at once, so that no probe is
- * lost; the file is written later, by metrics_write(). */
+ * lost; the file is written later, by write_metrics(). */
 static void note_metrics(Manager *m) {
         const ProbeReport *report;
         uint64_t serial;
