@@ -62,10 +62,11 @@ blame_ms() {
 }
 
 # One variant: NAME, DROPIN ("": the unit as shipped). Prints its boots and
-# its summary; appends "NAME medians... exposure" to summary.
+# their median, minimum and maximum; appends "NAME medians... exposure" to
+# summary.
 summary=()
 run_variant() {
-	local name=$1 dropin=$2 i out line blame b row rows=() exposure="" want=0
+	local name=$1 dropin=$2 i out line blame b row rows=() exposure="" want=0 stats
 	local -a extra=()
 	if [ -n "$dropin" ]; then
 		extra=(--unit-dropin "rng-health.service:$dropin")
@@ -96,7 +97,7 @@ run_variant() {
 		# shellcheck disable=SC2086
 		printf '%-5s %9s %9s %10s %9s %9s %9s\n' "$i" $row "$exposure"
 	done
-	summary+=("$name $(printf '%s\n' "${rows[@]}" | awk -v n="$boots" '
+	stats=$(printf '%s\n' "${rows[@]}" | awk -v n="$boots" '
 		{ for (c = 1; c <= 5; c++) v[c, NR] = $c }
 		END {
 			for (c = 1; c <= 5; c++) {
@@ -108,15 +109,12 @@ run_variant() {
 				med[c] = (n % 2) ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2
 				min[c] = s[1]; max[c] = s[n]
 			}
-			printf "%.1f %.1f %.1f %.1f %.1f", med[1], med[2], med[3], med[4], med[5]
-			printf "|%-5s %9.1f %9.1f %10.1f %9.1f %9.1f\n", "med", med[1], med[2], med[3], med[4], med[5]
+			printf "%-5s %9.1f %9.1f %10.1f %9.1f %9.1f\n", "med", med[1], med[2], med[3], med[4], med[5]
 			printf "%-5s %9.1f %9.1f %10.1f %9.1f %9.1f\n", "min", min[1], min[2], min[3], min[4], min[5]
 			printf "%-5s %9.1f %9.1f %10.1f %9.1f %9.1f\n", "max", max[1], max[2], max[3], max[4], max[5]
-		}')")
-	# The summary's first line is the medians; the rest is printed here.
-	local last=${summary[-1]}
-	printf '%s\n' "${last#*|}"
-	summary[-1]="${last%%|*} $exposure"
+		}')
+	printf '%s\n' "$stats"
+	summary+=("$name $(awk '$1 == "med" { print $2, $3, $4, $5, $6 }' <<<"$stats") $exposure")
 }
 
 run_variant shipped ""
@@ -126,7 +124,8 @@ if [ "$variants" = 1 ]; then
 	done
 	echo "== medians side by side (ms; blame relative to the unit as shipped)"
 	printf '%-9s %9s %9s %10s %9s %9s %9s %7s\n' variant blame/ms mono/ms sandbox/ms daemon/ms probe/ms exposure ratio
-	base=${summary[0]#* }; base=${base%% *}
+	# shellcheck disable=SC2086
+	base=$(set -- ${summary[0]}; echo "$2")
 	for l in "${summary[@]}"; do
 		# shellcheck disable=SC2086
 		set -- $l

@@ -114,8 +114,7 @@ static void note_metrics(Manager *m) {
                 m->metrics_probe_serial = serial;
         }
         m->metrics_pending = true;
-        if (m->metrics_write)
-                (void) sd_event_source_set_enabled(m->metrics_write, SD_EVENT_ONESHOT);
+        (void) sd_event_source_set_enabled(m->metrics_write, SD_EVENT_ONESHOT);
 }
 
 /* The metrics file from the metrics, the kernel watch's verdict and the
@@ -127,8 +126,7 @@ static void write_metrics(Manager *m) {
         if (!m->metrics_pending)
                 return;
         m->metrics_pending = false;
-        if (m->metrics_write)
-                (void) sd_event_source_set_enabled(m->metrics_write, SD_EVENT_OFF);
+        (void) sd_event_source_set_enabled(m->metrics_write, SD_EVENT_OFF);
         if (!m->config.metrics_path[0])
                 return;
         metrics_set_kernel_verdict(&m->metrics, m->kernel_source.reported, m->kernel_source.verdict);

@@ -13,6 +13,9 @@
 #include "fuzz-util.h"
 #include "parse-util.h"
 
+/* The documented units (rng-health.conf(5)), written out again on purpose:
+ * the reference must not share the parser's table, or a wrong entry there
+ * would agree with itself. */
 static const struct {
         const char *suffix;
         uint64_t usec;

@@ -24,6 +24,11 @@ rh_last() { local mid=$1; shift; rh_journal MESSAGE_ID="$mid" "$@" | tail -n1; }
 
 rh_status() { systemctl show -P StatusText rng-health.service; }
 
+# The exposure figure from `systemd-analyze security` output on stdin
+# ("" if there is none): of the unit file with --offline=yes, of the
+# running unit without.
+rh_exposure() { sed -n 's/.*Overall exposure level for rng-health.service: \([0-9.]*\).*/\1/p'; }
+
 # Wait until the unit is in state $1 (active, failed, ...) for up to 30 s.
 rh_wait_state() {
 	local want=$1 i state
