@@ -34,19 +34,25 @@ void probe_help(FILE *f) {
                 "  --kernel-retries N                Judge by a kernel loop of N tries (1-1000) instead\n"
                 "                                    of the running kernel's (RDRAND 10; RDSEED 1 on a\n"
                 "                                    stock kernel, 10 with the rng-health series)\n"
-                "  --json                            Machine-readable output (schema rng-health.probe/1)\n"
+                "  --sweep                           Measure each instruction and width at 1, 2, 4, ...\n"
+                "                                    threads up to --threads (default: all usable\n"
+                "                                    CPUs); 100ms per point unless --duration/--count\n"
+                "  --json                            Machine-readable output (schema rng-health.probe/2)\n"
                 "  -h --help                         Show this help\n"
                 "\n"
                 "Each run makes at least min(1024, --count) tries, even past the time budget.\n"
                 "The contention run hammers the instruction from every CPU at once and can\n"
-                "starve other users of RDSEED/RDRAND on this machine while it lasts.\n"
+                "starve other users of RDSEED/RDRAND on this machine while it lasts, the kernel\n"
+                "included. Its figures are over the common window, when all its threads drew.\n"
                 "\n"
                 "Verdicts: ok, degraded (failed tries, every value within the kernel's loop),\n"
                 "exhausted (a value needed more tries than the running kernel's loop makes),\n"
-                "broken (an output check failed or nothing was delivered), unsupported.\n"
+                "broken (an output check failed or nothing was delivered), hidden (CPUID does\n"
+                "not advertise it, yet it executes: run anyway, its result is shown but nothing\n"
+                "relies on it), unsupported (it raises SIGILL, or this is not x86-64).\n"
                 "\n"
-                "Exit status:\n"
-                "  0  worst verdict ok, degraded or unsupported\n"
+                "Exit status (--sweep: 0 when it ran):\n"
+                "  0  worst verdict ok, degraded, hidden or unsupported\n"
                 "  1  runtime error\n"
                 "  2  usage error\n"
                 "  3  worst verdict exhausted\n"
@@ -61,7 +67,8 @@ static int usage_error(const char *fmt, const char *opt, const char *value) {
 }
 
 int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
-        enum { ARG_INSTRUCTION = 0x100, ARG_WIDTH, ARG_THREADS, ARG_DURATION, ARG_COUNT, ARG_JSON, ARG_KERNEL_RETRIES };
+        enum { ARG_INSTRUCTION = 0x100, ARG_WIDTH, ARG_THREADS, ARG_DURATION, ARG_COUNT, ARG_JSON, ARG_KERNEL_RETRIES,
+               ARG_SWEEP };
         static const struct option options[] = {
                 { "instruction", required_argument, NULL, ARG_INSTRUCTION },
                 { "width", required_argument, NULL, ARG_WIDTH },
@@ -69,6 +76,7 @@ int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
                 { "duration", required_argument, NULL, ARG_DURATION },
                 { "count", required_argument, NULL, ARG_COUNT },
                 { "json", no_argument, NULL, ARG_JSON },
+                { "sweep", no_argument, NULL, ARG_SWEEP },
                 { "kernel-retries", required_argument, NULL, ARG_KERNEL_RETRIES },
                 { "help", no_argument, NULL, 'h' },
                 {},
@@ -139,6 +147,9 @@ int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
                 case ARG_JSON:
                         ret->json = true;
                         break;
+                case ARG_SWEEP:
+                        ret->sweep = true;
+                        break;
                 case ':':
                         return usage_error("%s: missing value%s", argv[optind - 1], "");
                 case '?':
@@ -159,6 +170,10 @@ int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
                 ret->params.limits.max_attempts = 0;
         if (have_count && !have_duration)
                 ret->params.limits.budget_usec = 0;
+        /* A sweep is a measurement, not the boot path: 100 ms per point. */
+        if (ret->sweep && !have_duration && !have_count)
+                ret->params.limits = (ProbeLimits) { .budget_usec = 100000, .max_attempts = 0,
+                                                     .min_attempts = ret->params.limits.min_attempts };
         return 0;
 }
 
@@ -181,9 +196,44 @@ static void progress_cb(const ProbeRun *run, unsigned index, unsigned total, voi
         p->shown = true;
 }
 
+static int run_sweep(const ProbeArgs *args, const KernelState *kernel) {
+        _cleanup_json_ struct json_object *j = NULL;
+        _cleanup_free_ ProbeSweepReport *report = malloc(sizeof(ProbeSweepReport));
+        int r;
+
+        if (!report) {
+                log_error_errno(-ENOMEM, "sweep: out of memory");
+                return EXIT_PROBE_ERROR;
+        }
+        r = probe_sweep(&args->params, kernel, report);
+        if (r == -E2BIG) {
+                fprintf(stderr, "rng-health probe: --threads: %u requested but only %d CPUs are online and allowed\n",
+                        args->params.threads, CPU_COUNT(&report->cpus.used));
+                return EXIT_PROBE_USAGE;
+        }
+        if (r < 0) {
+                log_error_errno(r, "sweep failed: %s", strerror(-r));
+                return EXIT_PROBE_ERROR;
+        }
+        if (args->json) {
+                r = probe_sweep_to_json(report, &j);
+                if (r < 0) {
+                        log_error_errno(r, "failed to build JSON: %s", strerror(-r));
+                        return EXIT_PROBE_ERROR;
+                }
+                puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+        } else
+                probe_sweep_print_table(report, stdout);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+                log_error_errno(-EIO, "failed to write output");
+                return EXIT_PROBE_ERROR;
+        }
+        return EXIT_PROBE_OK;
+}
+
 int verb_probe(int argc, char *argv[]) {
         _cleanup_json_ struct json_object *j = NULL;
-        bool cpuid[_RNG_INSTRUCTION_MAX];
+        RngPresence presence[_RNG_INSTRUCTION_MAX];
         Progress progress = { .start_nsec = now_nsec() };
         KernelState kernel;
         ProbeReport report;
@@ -197,9 +247,12 @@ int verb_probe(int argc, char *argv[]) {
                 return 0;
         }
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                cpuid[i] = rng_cpuid_supported(i);
-        (void) kernel_state_read(cpuid, &kernel);
+        probe_detect(&args.params, presence);
+        (void) kernel_state_read(presence, NULL, NULL, &kernel);
+        args.params.presence = presence;
+        args.params.kernel_counters = true;
+        if (args.sweep)
+                return run_sweep(&args, &kernel);
 
         if (!args.json && isatty(STDOUT_FILENO) && isatty(STDERR_FILENO)) {
                 unsigned runs = __builtin_popcount(args.params.instructions) * __builtin_popcount(args.params.widths) * 2;

@@ -10,6 +10,7 @@ typedef struct ProbeArgs {
         ProbeParams params;
         bool json;
         bool help;
+        bool sweep;
 } ProbeArgs;
 
 /* Parse `probe` arguments (argv[0] is "probe"). On error prints one line

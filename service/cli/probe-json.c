@@ -81,6 +81,41 @@ static struct json_object *health_to_json(const HealthResult *h) {
         return o;
 }
 
+static struct json_object *window_to_json(const ProbeRun *r) {
+        struct json_object *o;
+
+        if (r->mode != PROBE_CONTENTION)
+                return NULL;
+        o = json_object_new_object();
+        if (!o)
+                return NULL;
+        ADD(o, "span_usec", U64(r->window.span_nsec / 1000));
+        ADD(o, "usec", U64(r->window.nsec / 1000));
+        ADD(o, "overlap", DBL(r->window.overlap));
+        ADD(o, "attempts", U64(r->window.attempts));
+        ADD(o, "failures", U64(r->window.failures));
+        ADD(o, "delivered", U64(r->window.delivered));
+        ADD(o, "kernel_loop_failures", U64(r->window.kernel_loop_failures));
+        return o;
+}
+
+/* The kernel's exhausted counters' growth over a contention run. */
+static struct json_object *kernel_during_to_json(const ProbeRun *r) {
+        struct json_object *o;
+
+        if (!r->have_kernel_counters)
+                return NULL;
+        o = json_object_new_object();
+        if (!o)
+                return NULL;
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                ADD(o, rng_instruction_to_string(i),
+                    U64(r->kernel_after.exhausted[i] >= r->kernel_before.exhausted[i]
+                                ? r->kernel_after.exhausted[i] - r->kernel_before.exhausted[i]
+                                : 0));
+        return o;
+}
+
 static struct json_object *run_to_json(const ProbeRun *r) {
         struct json_object *o = json_object_new_object(), *hist = json_object_new_array(),
                            *ci = json_object_new_array(), *lat = NULL;
@@ -125,8 +160,12 @@ static struct json_object *run_to_json(const ProbeRun *r) {
         ADD(o, "kernel_retries", U64(r->kernel_retries));
         ADD(o, "values_over_kernel_retries", U64(r->values_over_retries));
         ADD(o, "kernel_loop_failures", U64(r->kernel_loop_failures));
+        ADD(o, "kernel_loop_failure_rate", DBL(r->kernel_loop_failure_rate));
         ADD(o, "tries_histogram", hist);
         ADD(o, "wall_usec", U64(r->wall_nsec / 1000));
+        ADD(o, "window", window_to_json(r));
+        ADD(o, "contended", r->mode == PROBE_CONTENTION ? json_object_new_boolean(r->contended) : NULL);
+        ADD(o, "kernel_exhausted_during", kernel_during_to_json(r));
         ADD(o, "values_per_sec", DBL(r->values_per_sec));
         ADD(o, "bytes_per_sec", DBL(r->bytes_per_sec));
         ADD(o, "latency_tsc_cycles", lat);
@@ -135,7 +174,7 @@ static struct json_object *run_to_json(const ProbeRun *r) {
 }
 
 /* A documented erratum: id, text, fix and sources; null for none. */
-static struct json_object *erratum_to_json(const Erratum *e, uint32_t fixed_microcode) {
+static struct json_object *erratum_to_json(const Erratum *e, uint32_t fixed_microcode, const ProbeReport *r) {
         struct json_object *o;
         char rev[16];
 
@@ -148,9 +187,20 @@ static struct json_object *erratum_to_json(const Erratum *e, uint32_t fixed_micr
         ADD(o, "description", STR(e->description));
         ADD(o, "fix", STR(e->fix));
         ADD(o, "sources", STR(e->sources));
+        ADD(o, "kernel_action", STR(e->kernel_action));
         if (fixed_microcode) {
                 snprintf(rev, sizeof(rev), "0x%" PRIx32, fixed_microcode);
                 ADD(o, "fixed_in_microcode", json_object_new_string(rev));
+        } else if (r->have_cpu) {
+                uint32_t fix = 0;
+
+                /* Whether this CPU's microcode has the fix: null where the
+                 * revision is unknown (most VMs) or there is no fix. */
+                (void) erratum_cpu_affected(e, &r->cpu, &fix);
+                snprintf(rev, sizeof(rev), "0x%" PRIx32, fix);
+                ADD(o, "microcode_fix", fix ? json_object_new_string(rev) : NULL);
+                ADD(o, "microcode_fixed", fix && r->cpu.have_microcode ? json_object_new_boolean(r->cpu.microcode >= fix)
+                                                                       : NULL);
         }
         return o;
 }
@@ -173,14 +223,39 @@ static struct json_object *cpu_to_json(const ProbeReport *r) {
         return o;
 }
 
+static struct json_object *cpus_to_json(const ProbeCpus *c) {
+        struct json_object *cpus = json_object_new_object();
+
+        ADD(cpus, "possible", cpu_set_to_json(&c->possible));
+        ADD(cpus, "online", cpu_set_to_json(&c->online));
+        ADD(cpus, "allowed", cpu_set_to_json(&c->allowed));
+        ADD(cpus, "used", cpu_set_to_json(&c->used));
+        ADD(cpus, "skipped_offline", cpu_set_to_json(&c->skipped_offline));
+        ADD(cpus, "skipped_forbidden", cpu_set_to_json(&c->skipped_forbidden));
+        ADD(cpus, "skipped_pin_failed", cpu_set_to_json(&c->skipped_pin_failed));
+        ADD(cpus, "contention", json_object_new_boolean(c->contention));
+        return cpus;
+}
+
+static struct json_object *kernel_state_to_json(const KernelInstructionState *s) {
+        struct json_object *k = json_object_new_object();
+
+        ADD(k, "state", STR(kernel_state_kind_to_string(s->state)));
+        ADD(k, "reason_id", STR(s->reason_id));
+        ADD(k, "reason", STR(s->reason));
+        ADD(k, "reason_source", STR(kernel_reason_source_to_string(s->reason_source)));
+        return k;
+}
+
 int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
         _cleanup_json_ struct json_object *o = json_object_new_object();
-        struct json_object *cpus, *params, *instrs, *health, *verdict;
+        struct json_object *params, *instrs, *health, *verdict;
 
         if (!o)
                 return -ENOMEM;
 
         ADD(o, "schema", json_object_new_string(PROBE_JSON_SCHEMA));
+        ADD(o, "kind", json_object_new_string("probe"));
         ADD(o, "verdict", STR(verdict_to_string(r->verdict)));
         ADD(o, "exit_code", json_object_new_int(verdict_exit_code(r->verdict)));
         ADD(o, "arch_supported", json_object_new_boolean(r->arch_supported));
@@ -204,16 +279,7 @@ int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
         ADD(params, "verdict", verdict);
         ADD(o, "params", params);
 
-        cpus = json_object_new_object();
-        ADD(cpus, "possible", cpu_set_to_json(&r->cpus.possible));
-        ADD(cpus, "online", cpu_set_to_json(&r->cpus.online));
-        ADD(cpus, "allowed", cpu_set_to_json(&r->cpus.allowed));
-        ADD(cpus, "used", cpu_set_to_json(&r->cpus.used));
-        ADD(cpus, "skipped_offline", cpu_set_to_json(&r->cpus.skipped_offline));
-        ADD(cpus, "skipped_forbidden", cpu_set_to_json(&r->cpus.skipped_forbidden));
-        ADD(cpus, "skipped_pin_failed", cpu_set_to_json(&r->cpus.skipped_pin_failed));
-        ADD(cpus, "contention", json_object_new_boolean(r->cpus.contention));
-        ADD(o, "cpus", cpus);
+        ADD(o, "cpus", cpus_to_json(&r->cpus));
 
         instrs = json_object_new_array();
         if (!instrs)
@@ -221,32 +287,35 @@ int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
         ADD(o, "instructions", instrs);
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
                 const ProbeInstruction *in = &r->instr[i];
-                struct json_object *e, *k, *runs;
+                struct json_object *e, *k, *runs, *contention;
 
                 if (!in->selected)
                         continue;
                 e = json_object_new_object();
-                k = json_object_new_object();
+                k = kernel_state_to_json(&in->kernel);
                 runs = json_object_new_array();
-                if (!e || !k || !runs) {
+                contention = json_object_new_object();
+                if (!e || !k || !runs || !contention) {
                         json_object_put(e);
                         json_object_put(k);
                         json_object_put(runs);
+                        json_object_put(contention);
                         return -ENOMEM;
                 }
                 ADD(e, "name", STR(rng_instruction_to_string(i)));
                 ADD(e, "cpuid", json_object_new_boolean(in->cpuid));
                 ADD(e, "executed", json_object_new_boolean(in->n_runs > 0));
                 ADD(e, "verdict", STR(verdict_to_string(in->verdict)));
-                ADD(k, "state", STR(kernel_state_kind_to_string(in->kernel.state)));
-                ADD(k, "reason_id", STR(in->kernel.reason_id));
-                ADD(k, "reason", STR(in->kernel.reason));
+                ADD(e, "hardware_verdict", STR(verdict_to_string(in->hardware_verdict)));
+                ADD(contention, "runs", U64(in->contention_runs));
+                ADD(contention, "contended", U64(in->contended_runs));
+                ADD(e, "contention", contention);
                 ADD(k, "retries", U64(in->kernel_retries));
                 ADD(k, "retries_source", STR(kernel_retries_source_to_string(in->kernel_retries_source)));
                 ADD(k, "retries_why", STR(in->kernel_retries_why));
                 ADD(e, "kernel", k);
-                ADD(e, "erratum", erratum_to_json(in->erratum, 0));
-                ADD(e, "erratum_fixed", erratum_to_json(in->erratum_fixed, in->erratum_fixed_microcode));
+                ADD(e, "erratum", erratum_to_json(in->erratum, 0, r));
+                ADD(e, "erratum_fixed", erratum_to_json(in->erratum_fixed, in->erratum_fixed_microcode, r));
                 for (unsigned j = 0; j < in->n_runs; j++) {
                         struct json_object *rj = run_to_json(&in->runs[j]);
                         if (!rj) {
@@ -260,6 +329,101 @@ int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
                 json_object_array_add(instrs, e);
         }
 
+        *ret = o;
+        o = NULL;
+        return 0;
+}
+
+/* One point of a sweep: the contention run at one thread count. */
+static struct json_object *sweep_point_to_json(const ProbeRun *r) {
+        struct json_object *o = json_object_new_object(), *ci = json_object_new_array();
+
+        if (!o || !ci) {
+                json_object_put(o);
+                json_object_put(ci);
+                return NULL;
+        }
+        json_object_array_add(ci, DBL(r->failure_ci_low));
+        json_object_array_add(ci, DBL(r->failure_ci_high));
+        ADD(o, "threads", json_object_new_int((int) r->threads));
+        ADD(o, "attempts", U64(r->attempts));
+        ADD(o, "failures", U64(r->failures));
+        ADD(o, "delivered", U64(r->delivered));
+        ADD(o, "failure_rate", DBL(r->failure_rate));
+        ADD(o, "failure_rate_ci95", ci);
+        ADD(o, "kernel_loop_failure_rate", DBL(r->kernel_loop_failure_rate));
+        ADD(o, "values_per_sec", DBL(r->values_per_sec));
+        ADD(o, "bytes_per_sec", DBL(r->bytes_per_sec));
+        ADD(o, "overlap", DBL(r->window.overlap));
+        ADD(o, "contended", json_object_new_boolean(r->contended));
+        ADD(o, "wall_usec", U64(r->wall_nsec / 1000));
+        ADD(o, "window", window_to_json(r));
+        ADD(o, "health_passed", json_object_new_boolean(r->health.failed == 0));
+        ADD(o, "kernel_exhausted_during", kernel_during_to_json(r));
+        return o;
+}
+
+int probe_sweep_to_json(const ProbeSweepReport *r, struct json_object **ret) {
+        _cleanup_json_ struct json_object *o = json_object_new_object();
+        struct json_object *params, *instrs, *sweeps;
+
+        if (!o)
+                return -ENOMEM;
+        ADD(o, "schema", json_object_new_string(PROBE_JSON_SCHEMA));
+        ADD(o, "kind", json_object_new_string("sweep"));
+        ADD(o, "wall_usec", U64(r->wall_nsec / 1000));
+        params = json_object_new_object();
+        ADD(params, "budget_usec", r->limits.budget_usec ? U64(r->limits.budget_usec) : NULL);
+        ADD(params, "max_attempts", r->limits.max_attempts ? U64(r->limits.max_attempts) : NULL);
+        ADD(params, "min_attempts", U64(r->limits.min_attempts));
+        ADD(o, "params", params);
+        ADD(o, "cpus", cpus_to_json(&r->cpus));
+
+        instrs = json_object_new_array();
+        sweeps = json_object_new_array();
+        if (!instrs || !sweeps) {
+                json_object_put(instrs);
+                json_object_put(sweeps);
+                return -ENOMEM;
+        }
+        ADD(o, "instructions", instrs);
+        ADD(o, "sweeps", sweeps);
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                struct json_object *e;
+
+                if (!r->selected[i])
+                        continue;
+                e = json_object_new_object();
+                if (!e)
+                        return -ENOMEM;
+                ADD(e, "name", STR(rng_instruction_to_string(i)));
+                ADD(e, "cpuid", json_object_new_boolean(r->presence[i].cpuid));
+                ADD(e, "executed", json_object_new_boolean(r->presence[i].executes));
+                ADD(e, "kernel", kernel_state_to_json(&r->kernel[i]));
+                json_object_array_add(instrs, e);
+        }
+        for (unsigned k = 0; k < r->n_sweeps; k++) {
+                const ProbeSweep *sw = &r->sweeps[k];
+                struct json_object *e = json_object_new_object(), *points = json_object_new_array();
+
+                if (!e || !points) {
+                        json_object_put(e);
+                        json_object_put(points);
+                        return -ENOMEM;
+                }
+                ADD(e, "instruction", STR(rng_instruction_to_string(sw->instruction)));
+                ADD(e, "width", json_object_new_int((int) sw->width));
+                ADD(e, "kernel_retries", U64(sw->kernel_retries));
+                ADD(e, "points", points);
+                json_object_array_add(sweeps, e);
+                for (unsigned j = 0; j < sw->n_points; j++) {
+                        struct json_object *pt = sweep_point_to_json(&sw->points[j]);
+
+                        if (!pt)
+                                return -ENOMEM;
+                        json_object_array_add(points, pt);
+                }
+        }
         *ret = o;
         o = NULL;
         return 0;

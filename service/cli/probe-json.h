@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* The probe report as JSON (schema "rng-health.probe/1", see probe-json.md). */
+/* The probe report and the sweep as JSON (schema "rng-health.probe/2", see
+ * probe-json.md). */
 
 #include <json-c/json.h>
 
 #include "probe.h"
 
-#define PROBE_JSON_SCHEMA "rng-health.probe/1"
+#define PROBE_JSON_SCHEMA "rng-health.probe/2"
 
 static inline void json_object_putp(struct json_object **o) {
         if (*o)
@@ -16,3 +17,4 @@ static inline void json_object_putp(struct json_object **o) {
 #define _cleanup_json_ __attribute__((cleanup(json_object_putp)))
 
 int probe_report_to_json(const ProbeReport *r, struct json_object **ret);
+int probe_sweep_to_json(const ProbeSweepReport *r, struct json_object **ret);

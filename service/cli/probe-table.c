@@ -30,9 +30,26 @@ static void format_cpu_set(const cpu_set_t *set, char *buf, size_t len) {
 static const char *kernel_summary(const KernelInstructionState *k, char *buf, size_t len) {
         if (k->state == KERNEL_STATE_ENABLED)
                 return "enabled";
-        snprintf(buf, len, "%s%s%s", kernel_state_kind_to_string(k->state), k->reason ? ": " : "",
-                 k->reason ?: "");
+        snprintf(buf, len, "%s%s%s%s%s%s", kernel_state_kind_to_string(k->state), k->reason ? ": " : "",
+                 k->reason ?: "", k->reason_source == KERNEL_REASON_ERRATA ? " (" : "",
+                 k->reason_source == KERNEL_REASON_ERRATA ? "from the errata table" : "",
+                 k->reason_source == KERNEL_REASON_ERRATA ? ")" : "");
         return buf;
+}
+
+/* "97%", "43% <90%" (not a contention result), "-" for single runs. */
+static const char *overlap_column(const ProbeRun *run, char *buf, size_t len) {
+        if (run->mode != PROBE_CONTENTION)
+                return "-";
+        snprintf(buf, len, "%.0f%%%s", run->window.overlap * 100, run->contended ? "" : " <90%");
+        return buf;
+}
+
+/* The kernel's exhausted counters grew during a contention run. */
+static uint64_t kernel_exhausted_during(const ProbeRun *run, RngInstruction i) {
+        if (!run->have_kernel_counters || run->kernel_after.exhausted[i] < run->kernel_before.exhausted[i])
+                return 0;
+        return run->kernel_after.exhausted[i] - run->kernel_before.exhausted[i];
 }
 
 void probe_report_print_table(const ProbeReport *r, FILE *f) {
@@ -87,6 +104,12 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
                 const ProbeInstruction *in = &r->instr[i];
 
+                if (in->selected && in->verdict == VERDICT_HIDDEN)
+                        fprintf(f, "\n%s is hidden: CPUID does not advertise it, yet it executes. Neither the kernel nor\n"
+                                "a program that checks CPUID uses it: what it did when run anyway (hardware\n"
+                                "verdict %s, below) is information about the CPU, not a verdict on the\n"
+                                "randomness this machine relies on.\n",
+                                rng_instruction_upper_to_string(i), verdict_to_string(in->hardware_verdict));
                 if (in->erratum)
                         fprintf(f, "\n%s matches the known erratum %s: %s\n  Fix: %s\n  Sources: %s\n",
                                 rng_instruction_upper_to_string(i), in->erratum->id, in->erratum->description,
@@ -99,15 +122,15 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
         if (n_runs == 0)
                 return;
 
-        fprintf(f, "\n%-12s %-7s %5s %-10s %3s %10s %10s %7s %17s %6s %6s %8s %8s %11s  %s\n",
-                "VERDICT", "INSTR", "WIDTH", "MODE", "THR", "TRIES", "FAILED", "FAIL%", "95% CI (FAIL%)",
+        fprintf(f, "\n%-12s %-7s %5s %-10s %3s %-8s %10s %10s %7s %17s %6s %6s %8s %8s %11s  %s\n",
+                "VERDICT", "INSTR", "WIDTH", "MODE", "THR", "OVERLAP", "TRIES", "FAILED", "FAIL%", "95% CI (FAIL%)",
                 "STREAK", ">KTRY", "VALUES/s", "BYTES/s", "CYC p50/p99", "CHECKS");
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
                 const ProbeInstruction *in = &r->instr[i];
 
                 for (unsigned j = 0; j < in->n_runs; j++) {
                         const ProbeRun *run = &in->runs[j];
-                        char vps[16], bps[16], ci[48], lo[16], hi[16], lat[32], checks[384];
+                        char vps[16], bps[16], ci[48], lo[16], hi[16], lat[32], checks[384], ov[16];
 
                         snprintf(ci, sizeof(ci), "%s-%s", format_percent_column(run->failure_ci_low, lo, sizeof(lo)),
                                  format_percent_column(run->failure_ci_high, hi, sizeof(hi)));
@@ -119,10 +142,11 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
                                 snprintf(checks, sizeof(checks), "pass");
                         else
                                 health_result_format(&run->health, checks, sizeof(checks));
-                        fprintf(f, "%-12s %-7s %5u %-10s %3u %10" PRIu64 " %10" PRIu64 " %6.2f%% %17s %6" PRIu64
+                        fprintf(f, "%-12s %-7s %5u %-10s %3u %-8s %10" PRIu64 " %10" PRIu64 " %6.2f%% %17s %6" PRIu64
                                 " %6" PRIu64 " %8s %8s %11s  %s\n",
                                 verdict_to_string(run->verdict), rng_instruction_upper_to_string(i), run->width,
-                                probe_mode_to_string(run->mode), run->threads, run->attempts, run->failures,
+                                probe_mode_to_string(run->mode), run->threads, overlap_column(run, ov, sizeof(ov)),
+                                run->attempts, run->failures,
                                 run->failure_rate * 100, ci, run->longest_failure_streak,
                                 probe_run_retry_exhausted(run),
                                 format_si(run->values_per_sec, vps, sizeof(vps)),
@@ -130,7 +154,24 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
                 }
         }
         fprintf(f, "\nSTREAK: longest run of failed tries. >KTRY: values that needed more tries than the\n"
-                "running kernel's loop makes (KTRIES: that loop would have failed: exhausted).\n");
+                "running kernel's loop makes (KTRIES: that loop would have failed: exhausted).\n"
+                "OVERLAP: the share of a contention run when all its threads drew; its FAIL%% and\n"
+                "VALUES/s are over that common window. Under 90%%: not a contention result.\n");
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                const ProbeInstruction *in = &r->instr[i];
+                uint64_t during[_RNG_INSTRUCTION_MAX] = {};
+                bool any = false;
+
+                for (unsigned j = 0; j < in->n_runs; j++)
+                        for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++) {
+                                during[k] += kernel_exhausted_during(&in->runs[j], k);
+                                any = any || in->runs[j].have_kernel_counters;
+                        }
+                if (any && (during[RNG_RDRAND] || during[RNG_RDSEED]))
+                        fprintf(f, "During the %s contention runs the kernel's own loops ran out: RDRAND %" PRIu64
+                                "x, RDSEED %" PRIu64 "x (its counters): this probe's load.\n",
+                                rng_instruction_upper_to_string(i), during[RNG_RDRAND], during[RNG_RDSEED]);
+        }
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
                 const ProbeInstruction *in = &r->instr[i];
 
@@ -138,4 +179,52 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
                         fprintf(f, "KTRIES %s = %" PRIu64 ": %s.\n", rng_instruction_upper_to_string(i),
                                 in->kernel_retries, in->kernel_retries_why);
         }
+}
+
+void probe_sweep_print_table(const ProbeSweepReport *r, FILE *f) {
+        char list[512], kbuf[256];
+
+        format_cpu_set(&r->cpus.used, list, sizeof(list));
+        fprintf(f, "Sweep: %u instruction form%s in %.1f s, up to %d CPU%s (%s); per point ", r->n_sweeps,
+                r->n_sweeps == 1 ? "" : "s", r->wall_nsec / 1e9, CPU_COUNT(&r->cpus.used),
+                CPU_COUNT(&r->cpus.used) == 1 ? "" : "s", list);
+        if (r->limits.budget_usec)
+                fprintf(f, "%.0f ms", r->limits.budget_usec / 1e3);
+        if (r->limits.budget_usec && r->limits.max_attempts)
+                fprintf(f, " or ");
+        if (r->limits.max_attempts)
+                fprintf(f, "%" PRIu64 " tries per thread", r->limits.max_attempts);
+        fprintf(f, "\n");
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                if (r->selected[i] && !r->presence[i].executes)
+                        fprintf(f, "%s: not swept: %s\n", rng_instruction_upper_to_string(i),
+                                kernel_summary(&r->kernel[i], kbuf, sizeof(kbuf)));
+
+        for (unsigned k = 0; k < r->n_sweeps; k++) {
+                const ProbeSweep *sw = &r->sweeps[k];
+                const KernelInstructionState *ks = &r->kernel[sw->instruction];
+                char kloop[32];
+
+                fprintf(f, "\n%s %u-bit (kernel: %s)\n", rng_instruction_upper_to_string(sw->instruction), sw->width,
+                        kernel_summary(ks, kbuf, sizeof(kbuf)));
+                snprintf(kloop, sizeof(kloop), "KLOOP(%" PRIu64 ")", sw->kernel_retries);
+                fprintf(f, "%7s %11s %8s %17s %12s %12s %9s %8s\n", "THREADS", "TRIES", "FAIL%", "95% CI (FAIL%)",
+                        "1-TRY LOOP", kloop, "VALUES/s", "OVERLAP");
+                for (unsigned j = 0; j < sw->n_points; j++) {
+                        const ProbeRun *run = &sw->points[j];
+                        char ci[48], lo[16], hi[16], one[16], kl[16], vps[16], ov[16];
+
+                        snprintf(ci, sizeof(ci), "%s-%s", format_percent_column(run->failure_ci_low, lo, sizeof(lo)),
+                                 format_percent_column(run->failure_ci_high, hi, sizeof(hi)));
+                        fprintf(f, "%7u %11" PRIu64 " %7.2f%% %17s %11s%% %11s%% %9s %8s\n", run->threads,
+                                run->attempts, run->failure_rate * 100, ci,
+                                format_percent_column(run->failure_rate, one, sizeof(one)),
+                                format_percent_column(run->kernel_loop_failure_rate, kl, sizeof(kl)),
+                                format_si(run->values_per_sec, vps, sizeof(vps)), overlap_column(run, ov, sizeof(ov)));
+                }
+        }
+        fprintf(f, "\nFAIL%%: failed tries. 1-TRY LOOP: calls of a loop of one try that fail (a stock\n"
+                "kernel's RDSEED). KLOOP(N): calls of the running kernel's loop of N tries that would\n"
+                "have run out. VALUES/s: all threads together. Figures are over the common window,\n"
+                "when every thread drew (OVERLAP of the run; under 90%%: not a contention result).\n");
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "format-util.h"
+#include "macro.h"
 #include "probe-json.h"
 #include "probe-table.h"
 #include "scripted-source.h"
@@ -40,6 +41,116 @@ static void check_no_values(const char *text, uint64_t seed, unsigned n) {
         }
 }
 
+/* RDSEED hidden (not in CPUID, executes, fails 95 %): verdict hidden, the
+ * runs and the hardware verdict shown, the probe's verdict RDRAND's. */
+static void check_hidden(ProbeParams *p, Hook *h) {
+        _cleanup_json_ struct json_object *j = NULL;
+        struct json_object *rd, *parsed;
+        ProbeReport rep;
+        char *table = NULL;
+        size_t len = 0;
+        FILE *f;
+
+        for (int w = 0; w < 3; w++) {
+                script_init(&h->scripts[0][w], SCRIPT_HEALTHY, rng_widths[w], 0, 0, 0, 77);
+                script_init(&h->scripts[1][w], SCRIPT_RANDOM_FAIL, rng_widths[w], 0.95, 0, 0, 78);
+        }
+        CHECK_EQ_INT(probe_run_all(p, NULL, &rep), 0);
+        CHECK_EQ_INT(rep.verdict, VERDICT_OK);
+        CHECK_EQ_INT(probe_report_to_json(&rep, &j), 0);
+        parsed = json_tokener_parse(json_object_to_json_string(j));
+        CHECK(parsed != NULL, "hidden: output does not parse");
+        if (!parsed)
+                return;
+        CHECK(strcmp(json_object_get_string(get(parsed, "verdict")), "ok") == 0, "hidden: probe verdict");
+        CHECK_EQ_INT(json_object_get_int(get(parsed, "exit_code")), 0);
+        rd = json_object_array_get_idx(get(parsed, "instructions"), 1);
+        CHECK(!json_object_get_boolean(get(rd, "cpuid")), "hidden: cpuid");
+        CHECK(json_object_get_boolean(get(rd, "executed")), "hidden: executed");
+        CHECK(strcmp(json_object_get_string(get(rd, "verdict")), "hidden") == 0, "hidden: verdict");
+        CHECK(strcmp(json_object_get_string(get(rd, "hardware_verdict")), "exhausted") == 0, "hidden: hardware");
+        CHECK_EQ_INT(json_object_array_length(get(rd, "runs")), 3);
+        json_object_put(parsed);
+
+        f = open_memstream(&table, &len);
+        CHECK(f != NULL, "open_memstream");
+        if (!f)
+                return;
+        probe_report_print_table(&rep, f);
+        fclose(f);
+        CHECK(strstr(table, "\nhidden       RDSEED") != NULL, "hidden row");
+        CHECK(strstr(table, "RDSEED is hidden: CPUID does not advertise it, yet it executes") != NULL, "hidden note");
+        CHECK(strstr(table, "hardware\nverdict exhausted") != NULL, "hidden: hardware verdict in the note");
+        free(table);
+}
+
+/* A sweep of scripted sources: the JSON's points add up and parse; the
+ * table has a row per point. */
+static void check_sweep(Hook *h) {
+        _cleanup_json_ struct json_object *j = NULL;
+        _cleanup_free_ ProbeSweepReport *rep = malloc(sizeof(ProbeSweepReport));
+        struct json_object *parsed, *sweeps, *points;
+        const bool cpuid[2] = { true, true };
+        char *table = NULL;
+        size_t len = 0;
+        ProbeParams p;
+        FILE *f;
+
+        CHECK(rep != NULL, "malloc");
+        if (!rep)
+                return;
+        for (int w = 0; w < 3; w++) {
+                script_init(&h->scripts[0][w], SCRIPT_HEALTHY, rng_widths[w], 0, 0, 0, 77);
+                script_init(&h->scripts[1][w], SCRIPT_BURSTS, rng_widths[w], 0, 12, 20, 78);
+        }
+        probe_params_default(&p);
+        p.threads = 1;
+        p.instructions = 1u << RNG_RDSEED;
+        p.widths = 1u << 1;
+        p.limits = (ProbeLimits) { .budget_usec = 0, .max_attempts = 3200, .min_attempts = 0 };
+        p.source = hook_source;
+        p.source_userdata = h;
+        p.cpuid = cpuid;
+        p.verdict.kernel_retries = 10;
+        CHECK_EQ_INT(probe_sweep(&p, NULL, rep), 0);
+        CHECK_EQ_INT(probe_sweep_to_json(rep, &j), 0);
+        parsed = json_tokener_parse(json_object_to_json_string(j));
+        CHECK(parsed != NULL, "sweep: output does not parse");
+        if (!parsed)
+                return;
+        CHECK(strcmp(json_object_get_string(get(parsed, "schema")), "rng-health.probe/2") == 0, "sweep schema");
+        CHECK(strcmp(json_object_get_string(get(parsed, "kind")), "sweep") == 0, "sweep kind");
+        sweeps = get(parsed, "sweeps");
+        CHECK_EQ_INT(json_object_array_length(sweeps), 1);
+        points = get(json_object_array_get_idx(sweeps, 0), "points");
+        CHECK_EQ_INT(json_object_array_length(points), 1);
+        if (json_object_array_length(points) == 1) {
+                struct json_object *pt = json_object_array_get_idx(points, 0);
+
+                CHECK_EQ_INT(json_object_get_int(get(pt, "threads")), 1);
+                CHECK_EQ_INT(json_object_get_int64(get(pt, "attempts")), 3200);
+                /* Over the window: after the first try, which failed (1199 of 3199). */
+                CHECK(json_object_get_double(get(pt, "failure_rate")) == 1199.0 / 3199, "sweep: failure rate %g",
+                      json_object_get_double(get(pt, "failure_rate")));
+                CHECK(json_object_get_double(get(pt, "kernel_loop_failure_rate")) == 100.0 / 2100,
+                      "sweep: loop failure rate %g", json_object_get_double(get(pt, "kernel_loop_failure_rate")));
+                CHECK(json_object_get_double(get(pt, "overlap")) == 1.0, "sweep: one thread overlaps itself");
+        }
+        json_object_put(parsed);
+
+        f = open_memstream(&table, &len);
+        CHECK(f != NULL, "open_memstream");
+        if (!f)
+                return;
+        probe_sweep_print_table(rep, f);
+        fclose(f);
+        CHECK(strncmp(table, "Sweep: 1 instruction form in", 28) == 0, "sweep table: %.40s", table);
+        CHECK(strstr(table, "\nRDSEED 32-bit (kernel: unknown") != NULL, "sweep heading");
+        CHECK(strstr(table, "KLOOP(10)") != NULL, "sweep: kernel loop column");
+        CHECK(strstr(table, "\n      1        3200   37.48%") != NULL, "sweep row:\n%s", table);
+        free(table);
+}
+
 int main(void) {
         _cleanup_json_ struct json_object *j = NULL, *parsed = NULL;
         const bool cpuid[2] = { true, false };
@@ -53,7 +164,8 @@ int main(void) {
 
         for (int w = 0; w < 3; w++) {
                 script_init(&h.scripts[0][w], SCRIPT_HEALTHY, rng_widths[w], 0, 0, 0, 77);
-                script_init(&h.scripts[1][w], SCRIPT_HEALTHY, rng_widths[w], 0, 0, 0, 78);
+                /* CPUID lacks RDSEED, and the CPU too. */
+                script_init(&h.scripts[1][w], SCRIPT_SIGILL, rng_widths[w], 0, 0, 0, 78);
         }
         /* Bursts at 64 bits so that histogram and verdict are non-trivial. */
         script_init(&h.scripts[0][2], SCRIPT_BURSTS, 64, 0, 12, 20, 77);
@@ -74,7 +186,8 @@ int main(void) {
         if (!parsed)
                 return test_result("test-json");
 
-        CHECK(strcmp(json_object_get_string(get(parsed, "schema")), "rng-health.probe/1") == 0, "schema");
+        CHECK(strcmp(json_object_get_string(get(parsed, "schema")), "rng-health.probe/2") == 0, "schema");
+        CHECK(strcmp(json_object_get_string(get(parsed, "kind")), "probe") == 0, "kind");
         CHECK(strcmp(json_object_get_string(get(parsed, "verdict")), "exhausted") == 0, "verdict");
         CHECK_EQ_INT(json_object_get_int(get(parsed, "exit_code")), 3);
         instrs = get(parsed, "instructions");
@@ -94,6 +207,9 @@ int main(void) {
                 CHECK(json_object_is_type(get(run, "failure_rate"), json_type_double), "failure_rate is a double");
                 CHECK_EQ_INT(json_object_get_int64(get(run, "attempts")),
                              json_object_get_int64(get(run, "failures")) + json_object_get_int64(get(run, "delivered")));
+                CHECK(json_object_is_type(get(run, "window"), json_type_null), "single run has no window");
+                CHECK(json_object_is_type(get(run, "contended"), json_type_null), "single run: contended null");
+                CHECK(json_object_is_type(get(run, "kernel_loop_failure_rate"), json_type_double), "loop rate");
                 hist = get(run, "tries_histogram");
                 CHECK_EQ_INT(json_object_array_length(hist), PROBE_HIST_BUCKETS);
                 for (size_t b = 0; b < json_object_array_length(hist); b++)
@@ -104,12 +220,14 @@ int main(void) {
         CHECK(strcmp(json_object_get_string(get(run, "verdict")), "exhausted") == 0, "64-bit run verdict");
         CHECK_EQ_INT(json_object_get_int64(get(run, "longest_failure_streak")), 12);
 
-        /* RDSEED: unsupported, never executed, no runs. */
+        /* RDSEED: unsupported (SIGILL), never executed but for the guarded try, no runs. */
         rd = json_object_array_get_idx(instrs, 1);
         CHECK(!json_object_get_boolean(get(rd, "cpuid")), "rdseed cpuid");
         CHECK(!json_object_get_boolean(get(rd, "executed")), "rdseed executed");
         CHECK(strcmp(json_object_get_string(get(rd, "verdict")), "unsupported") == 0, "rdseed verdict");
         CHECK_EQ_INT(json_object_array_length(get(rd, "runs")), 0);
+        CHECK(strcmp(json_object_get_string(get(get(rd, "kernel"), "reason_source")), "none") == 0 ||
+              strcmp(json_object_get_string(get(get(rd, "kernel"), "reason_source")), "cpu") == 0, "reason_source");
 
         /* Table: verdicts first, aligned rows, no values. */
         f = open_memstream(&table, &table_len);
@@ -124,6 +242,9 @@ int main(void) {
                 free(table);
         }
         check_no_values(text, 77, 3 * 1024);
+
+        check_hidden(&p, &h);
+        check_sweep(&h);
 
         /* format_si */
         char b[16];

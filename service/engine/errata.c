@@ -21,6 +21,17 @@ static const ErratumFix zen5_rdseed_fixes[] = {
         { 0x70, 0x0, 0xb700037 }, /* case 0xb7000 */
 };
 
+/* Linux 6.12 bsp_init_amd(): the models that get X86_FEATURE_ZEN5, on which
+ * init_amd_zen5() clears RDSEED unless check_rdseed_microcode() finds the
+ * patch level in its table with at least the fixed revision (an unlisted
+ * patch level returns false: hidden). */
+static const ErratumModels zen5_models[] = {
+        { 0x00, 0x2f },
+        { 0x40, 0x4f },
+        { 0x60, 0x7f },
+        { 0xd0, 0xd7 },
+};
+
 const Erratum errata_table[] = {
         {
                 .id = "amd-zen5-rdseed",
@@ -30,6 +41,10 @@ const Erratum errata_table[] = {
                 .widths = 1u << 0 | 1u << 1, /* RDSEED16, RDSEED32 */
                 .symptom = HEALTH_ZERO_RATE | HEALTH_STUCK_ZERO,
                 .kernel_reason_id = "zen5-rdseed32",
+                .kernel_models = zen5_models, .n_kernel_models = ELEMENTSOF(zen5_models),
+                .kernel_spares_fixed = true,
+                .kernel_action = "Linux 6.12.58 and later hide RDSEED on Zen5 (init_amd_zen5(): CPUID bit cleared) "
+                                 "unless the microcode has the fix",
                 .fixes = zen5_rdseed_fixes, .n_fixes = ELEMENTSOF(zen5_rdseed_fixes),
                 .fixes_only = true,
                 .description = "AMD Zen5 RDSEED 16- and 32-bit forms return 0 with CF=1 (success)",
@@ -47,6 +62,7 @@ const Erratum errata_table[] = {
                 .widths = 1u << 0 | 1u << 1 | 1u << 2,
                 .symptom = _HEALTH_CHECK_ALL & ~HEALTH_EMPTY,
                 .kernel_reason_id = "amd-unreliable",
+                .kernel_action = "Linux hides RDSEED on Cyan Skillfish (init_amd_zen2(): CPUID bit cleared)",
                 .description = "AMD Cyan Skillfish (family 17h model 47h stepping 0) RDSEED is unreliable",
                 .fix = "kernel: Linux clears the RDSEED CPUID bit (no microcode fix documented)",
                 .sources = "Linux 6.12 arch/x86/kernel/cpu/amd.c init_amd_zen2(): \"Disable RDSEED on AMD "
@@ -61,6 +77,8 @@ const Erratum errata_table[] = {
                 .widths = 1u << 0 | 1u << 1 | 1u << 2,
                 .symptom = HEALTH_ONES_RATE | HEALTH_STUCK_ONES,
                 .kernel_reason_id = "amd-suspend",
+                .kernel_action = "Linux (with suspend support) hides RDRAND on family 15h unless booted with rdrand=force "
+                                 "(clear_rdrand_cpuid_bit())",
                 .description = "AMD family 15h RDRAND returns all ones (CF=1) after suspend/resume with some BIOSes",
                 .fix = "BIOS update; Linux hides RDRAND via CPUID (rdrand=force re-enables)",
                 .sources = "Linux 6.12 arch/x86/kernel/cpu/amd.c init_amd_bd() -> clear_rdrand_cpuid_bit(): "
@@ -76,6 +94,8 @@ const Erratum errata_table[] = {
                 .widths = 1u << 0 | 1u << 1 | 1u << 2,
                 .symptom = HEALTH_ONES_RATE | HEALTH_STUCK_ONES,
                 .kernel_reason_id = "amd-suspend",
+                .kernel_action = "Linux (with suspend support) hides RDRAND on family 16h unless booted with rdrand=force "
+                                 "(clear_rdrand_cpuid_bit())",
                 .description = "AMD family 16h RDRAND returns all ones (CF=1) after suspend/resume with some BIOSes",
                 .fix = "BIOS update; Linux hides RDRAND via CPUID (rdrand=force re-enables)",
                 .sources = "Linux 6.12 arch/x86/kernel/cpu/amd.c init_amd_jg() -> clear_rdrand_cpuid_bit() "
@@ -112,6 +132,51 @@ ErratumMatch erratum_cpu_affected(const Erratum *e, const CpuId *cpu, uint32_t *
         return ERRATUM_AFFECTED;
 }
 
+static bool models_hold(const ErratumModels *m, size_t n, unsigned model) {
+        for (size_t i = 0; i < n; i++)
+                if (model >= m[i].min && model <= m[i].max)
+                        return true;
+        return false;
+}
+
+ErratumKernel erratum_kernel_hides(const Erratum *e, const CpuId *cpu) {
+        if (!e || !e->kernel_action || !cpu || !cpu->have_fms || strcmp(cpu->vendor, e->vendor) != 0 ||
+            cpu->family != e->family)
+                return ERRATUM_KERNEL_NONE;
+        if (e->kernel_models ? !models_hold(e->kernel_models, e->n_kernel_models, cpu->model)
+                             : cpu->model < e->model_min || cpu->model > e->model_max)
+                return ERRATUM_KERNEL_NONE;
+        if (e->stepping >= 0 && cpu->stepping != (unsigned) e->stepping)
+                return ERRATUM_KERNEL_NONE;
+        if (!e->kernel_spares_fixed)
+                return ERRATUM_KERNEL_HIDES;
+        for (size_t i = 0; i < e->n_fixes; i++)
+                if (e->fixes[i].model == cpu->model && e->fixes[i].stepping == cpu->stepping) {
+                        if (!cpu->have_microcode)
+                                return ERRATUM_KERNEL_HIDES_UNLESS_FIXED;
+                        return cpu->microcode >= e->fixes[i].microcode ? ERRATUM_KERNEL_NONE : ERRATUM_KERNEL_HIDES;
+                }
+        return ERRATUM_KERNEL_HIDES; /* a patch level the kernel does not list */
+}
+
+const Erratum *errata_kernel_hides(const CpuId *cpu, RngInstruction i, ErratumKernel *ret) {
+        for (size_t k = 0; k < errata_table_size; k++) {
+                ErratumKernel h;
+
+                if (errata_table[k].instruction != i)
+                        continue;
+                h = erratum_kernel_hides(&errata_table[k], cpu);
+                if (h != ERRATUM_KERNEL_NONE) {
+                        if (ret)
+                                *ret = h;
+                        return &errata_table[k];
+                }
+        }
+        if (ret)
+                *ret = ERRATUM_KERNEL_NONE;
+        return NULL;
+}
+
 bool erratum_symptom_present(const Erratum *e, const ErratumObservation *obs, size_t n_obs) {
         if (!e || !obs)
                 return false;
@@ -120,7 +185,9 @@ bool erratum_symptom_present(const Erratum *e, const ErratumObservation *obs, si
 
                 if (o->instruction != e->instruction)
                         continue;
-                if (e->kernel_reason_id && o->kernel.state == KERNEL_STATE_DISABLED && o->kernel.reason_id &&
+                if (e->kernel_reason_id &&
+                    (o->kernel.state == KERNEL_STATE_DISABLED || o->kernel.state == KERNEL_STATE_HIDDEN) &&
+                    o->kernel.reason_id &&
                     strcmp(o->kernel.reason_id, e->kernel_reason_id) == 0)
                         return true;
                 if ((ERRATUM_WIDTH_BIT(o->width) & e->widths) && (o->failed & e->symptom))

@@ -20,6 +20,11 @@ typedef struct ErratumFix {
         uint32_t microcode; /* first revision with the fix */
 } ErratumFix;
 
+/* An inclusive range of models. */
+typedef struct ErratumModels {
+        unsigned min, max;
+} ErratumModels;
+
 typedef struct Erratum {
         const char *id;          /* short, stable: "amd-zen5-rdseed" */
         const char *vendor;      /* CPUID vendor string */
@@ -30,6 +35,14 @@ typedef struct Erratum {
         unsigned widths;         /* bit mask: 16 → 1<<0, 32 → 1<<1, 64 → 1<<2 */
         unsigned symptom;        /* HealthCheck mask: any of these failed is the symptom */
         const char *kernel_reason_id; /* KernelReason id that is evidence too, or NULL */
+        /* Where the kernel hides the instruction (clears its CPUID bit) because
+         * of this erratum: its own model ranges (NULL: the entry's), and
+         * whether the listed fixed microcode stops it (a model/stepping the
+         * kernel does not list is hidden whatever its microcode). */
+        const ErratumModels *kernel_models;
+        size_t n_kernel_models;
+        bool kernel_spares_fixed;
+        const char *kernel_action; /* what the kernel does, one line; NULL: nothing */
         const ErratumFix *fixes; /* per model/stepping; NULL: no microcode fix */
         size_t n_fixes;
         bool fixes_only;         /* only the listed model/steppings are affected */
@@ -61,6 +74,19 @@ extern const size_t errata_table_size;
 /* Whether the CPU is affected by e, taking the microcode into account.
  * *ret_fix: the fixed revision for this model/stepping (0 if none). */
 ErratumMatch erratum_cpu_affected(const Erratum *e, const CpuId *cpu, uint32_t *ret_fix);
+
+typedef enum ErratumKernel {
+        ERRATUM_KERNEL_NONE,          /* the kernel does not hide the instruction on this CPU */
+        ERRATUM_KERNEL_HIDES,         /* it does (microcode below the fix, unlisted, or no fix) */
+        ERRATUM_KERNEL_HIDES_UNLESS_FIXED, /* it does unless the microcode, unknown here, has the fix */
+} ErratumKernel;
+
+/* Whether the kernel hides e's instruction on cpu (Linux 6.12: the CPU
+ * setup code named in e->sources). */
+ErratumKernel erratum_kernel_hides(const Erratum *e, const CpuId *cpu);
+/* The first entry for instruction i that the kernel hides it for on cpu;
+ * NULL (and *ret ERRATUM_KERNEL_NONE) if none. */
+const Erratum *errata_kernel_hides(const CpuId *cpu, RngInstruction i, ErratumKernel *ret);
 
 /* Whether the observations show e's symptom. */
 bool erratum_symptom_present(const Erratum *e, const ErratumObservation *obs, size_t n_obs);

@@ -15,6 +15,7 @@ static const char *const state_names[_KERNEL_STATE_MAX] = {
         [KERNEL_STATE_UNKNOWN] = "unknown",
         [KERNEL_STATE_ENABLED] = "enabled",
         [KERNEL_STATE_DISABLED] = "disabled",
+        [KERNEL_STATE_HIDDEN] = "hidden",
         [KERNEL_STATE_ABSENT] = "absent",
 };
 
@@ -27,6 +28,16 @@ static const char *const log_state_names[_KERNEL_LOG_MAX] = {
 };
 
 DEFINE_STRING_TABLE_TO_STRING(kernel_log_state, KernelLogState, log_state_names)
+
+static const char *const reason_source_names[_KERNEL_REASON_SOURCE_MAX] = {
+        [KERNEL_REASON_NONE] = "none",
+        [KERNEL_REASON_KERNEL_LOG] = "kernel-log",
+        [KERNEL_REASON_CMDLINE] = "kernel-cmdline",
+        [KERNEL_REASON_ERRATA] = "errata-table",
+        [KERNEL_REASON_CPU] = "cpu",
+};
+
+DEFINE_STRING_TABLE_TO_STRING(kernel_reason_source, KernelReasonSource, reason_source_names)
 
 /* Linux 6.12, verbatim. */
 static const KernelReason reason_table[] = {
@@ -145,8 +156,9 @@ bool kernel_cmdline_has_word(const char *cmdline, size_t len, const char *word) 
         return false;
 }
 
-void kernel_state_build(KernelState *ret,
-                        const bool cpuid[_RNG_INSTRUCTION_MAX],
+#define STATE(kind, id, text, source) ((KernelInstructionState) { (kind), (id), (text), (source) })
+
+void kernel_state_build(KernelState *ret, const RngPresence presence[_RNG_INSTRUCTION_MAX],
                         bool cpuinfo_ok, const bool flags[_RNG_INSTRUCTION_MAX],
                         bool nordrand, KernelLogState log,
                         const KernelReason *const reasons[_RNG_INSTRUCTION_MAX]) {
@@ -154,26 +166,39 @@ void kernel_state_build(KernelState *ret,
 
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
                 KernelInstructionState *s = &ret->instr[i];
+                const RngPresence *p = &presence[i];
+                const char *unknown = log == KERNEL_LOG_UNREADABLE ? "unknown (kernel log not readable)"
+                                                                   : "unknown (no reason in kernel log)";
 
                 if (!cpuinfo_ok)
-                        *s = (KernelInstructionState) { KERNEL_STATE_UNKNOWN, "cpuinfo-unreadable",
-                                                        "unknown (/proc/cpuinfo not readable)" };
+                        *s = STATE(KERNEL_STATE_UNKNOWN, "cpuinfo-unreadable", "unknown (/proc/cpuinfo not readable)",
+                                   KERNEL_REASON_NONE);
                 else if (flags[i])
-                        *s = (KernelInstructionState) { KERNEL_STATE_ENABLED, NULL, NULL };
-                else if (!cpuid[i])
-                        *s = (KernelInstructionState) { KERNEL_STATE_ABSENT, "no-cpuid",
-                                                        "not advertised by CPUID" };
+                        *s = STATE(KERNEL_STATE_ENABLED, NULL, NULL, KERNEL_REASON_NONE);
+                else if (!p->cpuid && p->executes) {
+                        /* Hidden: the kernel's reason if it logged one; else
+                         * the errata table may name it (probe_report_name_errata()). */
+                        if (reasons[i])
+                                *s = STATE(KERNEL_STATE_HIDDEN, reasons[i]->id, reasons[i]->message,
+                                           KERNEL_REASON_KERNEL_LOG);
+                        else
+                                *s = STATE(KERNEL_STATE_HIDDEN, "unknown",
+                                           log == KERNEL_LOG_UNREADABLE
+                                                   ? "not advertised by CPUID, yet it executes (kernel log not readable)"
+                                                   : "not advertised by CPUID, yet it executes (no reason in kernel log)",
+                                           KERNEL_REASON_CPU);
+                } else if (!p->cpuid)
+                        *s = STATE(KERNEL_STATE_ABSENT, "no-cpuid",
+                                   p->tried ? "not advertised by CPUID, and it raises SIGILL"
+                                            : "not advertised by CPUID",
+                                   KERNEL_REASON_CPU);
                 else if (reasons[i])
-                        *s = (KernelInstructionState) { KERNEL_STATE_DISABLED, reasons[i]->id, reasons[i]->message };
+                        *s = STATE(KERNEL_STATE_DISABLED, reasons[i]->id, reasons[i]->message, KERNEL_REASON_KERNEL_LOG);
                 else if (i == RNG_RDRAND && nordrand)
-                        *s = (KernelInstructionState) { KERNEL_STATE_DISABLED, "nordrand",
-                                                        "nordrand on the kernel command line" };
-                else if (log == KERNEL_LOG_UNREADABLE)
-                        *s = (KernelInstructionState) { KERNEL_STATE_DISABLED, "unknown",
-                                                        "unknown (kernel log not readable)" };
+                        *s = STATE(KERNEL_STATE_DISABLED, "nordrand", "nordrand on the kernel command line",
+                                   KERNEL_REASON_CMDLINE);
                 else
-                        *s = (KernelInstructionState) { KERNEL_STATE_DISABLED, "unknown",
-                                                        "unknown (no reason in kernel log)" };
+                        *s = STATE(KERNEL_STATE_DISABLED, "unknown", unknown, KERNEL_REASON_NONE);
         }
 }
 
@@ -246,10 +271,15 @@ uint64_t kernel_retries_for(const KernelState *kernel, RngInstruction i, uint64_
         return n;
 }
 
-int kernel_state_read(const bool cpuid[_RNG_INSTRUCTION_MAX], KernelState *ret) {
+static KernelLogState scan_kmsg(const KernelReason *reasons[_RNG_INSTRUCTION_MAX], void *userdata) {
+        return kernel_log_scan("/dev/kmsg", reasons);
+}
+
+int kernel_state_read(const RngPresence presence[_RNG_INSTRUCTION_MAX], KernelLogScanFn scan, void *userdata,
+                      KernelState *ret) {
         _cleanup_free_ char *cpuinfo = NULL, *cmdline = NULL;
         const KernelReason *reasons[_RNG_INSTRUCTION_MAX] = {};
-        bool flags[_RNG_INSTRUCTION_MAX] = {}, cpuinfo_ok = false, nordrand = false, disabled = false;
+        bool flags[_RNG_INSTRUCTION_MAX] = {}, cpuinfo_ok = false, nordrand = false, need_log = false;
         KernelLogState log = KERNEL_LOG_NOT_NEEDED;
         size_t len;
         int r;
@@ -268,11 +298,13 @@ int kernel_state_read(const bool cpuid[_RNG_INSTRUCTION_MAX], KernelState *ret) 
         if (read_small_file("/proc/cmdline", PROC_READ_MAX, &cmdline, &len) >= 0)
                 nordrand = kernel_cmdline_has_word(cmdline, len, "nordrand");
 
+        /* The log is read for an instruction the kernel disabled (CPUID has
+         * it, the flag is gone) or hid (CPUID lacks it, yet it executes). */
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                disabled = disabled || (cpuinfo_ok && cpuid[i] && !flags[i]);
-        if (disabled)
-                log = kernel_log_scan("/dev/kmsg", reasons);
-        kernel_state_build(ret, cpuid, cpuinfo_ok, flags, nordrand, log, reasons);
+                need_log = need_log || (cpuinfo_ok && presence[i].executes && !flags[i]);
+        if (need_log)
+                log = (scan ?: scan_kmsg)(reasons, userdata);
+        kernel_state_build(ret, presence, cpuinfo_ok, flags, nordrand, log, reasons);
         ret->retry_series = access(KERNEL_RNG_SYSFS_DIR "/rdseed", F_OK) == 0;
         return 0;
 }

@@ -14,20 +14,35 @@ typedef enum KernelStateKind {
         KERNEL_STATE_UNKNOWN,  /* /proc/cpuinfo unreadable or unparsable */
         KERNEL_STATE_ENABLED,  /* flag in /proc/cpuinfo */
         KERNEL_STATE_DISABLED, /* CPUID advertises it, the kernel cleared the flag */
-        KERNEL_STATE_ABSENT,   /* neither CPUID nor the kernel has it */
+        KERNEL_STATE_HIDDEN,   /* CPUID does not advertise it, yet it executes: the
+                                * kernel (or a hypervisor) cleared the CPUID bit */
+        KERNEL_STATE_ABSENT,   /* neither CPUID nor the hardware has it (SIGILL, or not tried) */
         _KERNEL_STATE_MAX,
 } KernelStateKind;
 
 const char *kernel_state_kind_to_string(KernelStateKind k); /* "enabled", ... */
 
+/* Where a state's reason comes from. */
+typedef enum KernelReasonSource {
+        KERNEL_REASON_NONE,       /* enabled: no reason */
+        KERNEL_REASON_KERNEL_LOG, /* the kernel's own message (/dev/kmsg, or the journal) */
+        KERNEL_REASON_CMDLINE,    /* nordrand on /proc/cmdline */
+        KERNEL_REASON_ERRATA,     /* the errata table: this CPU model is one the kernel hides it on */
+        KERNEL_REASON_CPU,        /* what CPUID and the guarded try say, nothing more known */
+        _KERNEL_REASON_SOURCE_MAX,
+} KernelReasonSource;
+
+const char *kernel_reason_source_to_string(KernelReasonSource s); /* "kernel-log", ... */
+
 typedef struct KernelInstructionState {
         KernelStateKind state;
         const char *reason_id; /* short machine-readable id, NULL when enabled */
         const char *reason;    /* human-readable reason, NULL when enabled */
+        KernelReasonSource reason_source;
 } KernelInstructionState;
 
 typedef enum KernelLogState {
-        KERNEL_LOG_NOT_NEEDED, /* nothing disabled: the log was not read */
+        KERNEL_LOG_NOT_NEEDED, /* nothing disabled or hidden: the log was not read */
         KERNEL_LOG_READ,
         KERNEL_LOG_UNREADABLE, /* e.g. EPERM without CAP_SYSLOG */
         _KERNEL_LOG_MAX,
@@ -95,8 +110,7 @@ bool kernel_cmdline_has_word(const char *cmdline, size_t len, const char *word);
 
 /* Combine the pieces into per-instruction states. reasons[i] is the matched
  * log entry or NULL. cpuinfo_ok=false means the flags are unknown. */
-void kernel_state_build(KernelState *ret,
-                        const bool cpuid[_RNG_INSTRUCTION_MAX],
+void kernel_state_build(KernelState *ret, const RngPresence presence[_RNG_INSTRUCTION_MAX],
                         bool cpuinfo_ok, const bool flags[_RNG_INSTRUCTION_MAX],
                         bool nordrand, KernelLogState log,
                         const KernelReason *const reasons[_RNG_INSTRUCTION_MAX]);
@@ -105,8 +119,14 @@ void kernel_state_build(KernelState *ret,
  * until EAGAIN) and fill reasons[] with matches. */
 KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RNG_INSTRUCTION_MAX]);
 
-/* Read everything from /proc, and /dev/kmsg only when an instruction that
- * CPUID advertises was disabled (the log can be megabytes on a long-running
- * machine). Never fails because of the kernel log; returns 0 (problems are
- * described in the reasons). */
-int kernel_state_read(const bool cpuid[_RNG_INSTRUCTION_MAX], KernelState *ret);
+/* A reader of this boot's kernel messages: fills reasons[] with the
+ * matches of kernel_reason_match(). The CLI reads /dev/kmsg; the daemon,
+ * which may not (no CAP_SYSLOG), the journal's kernel transport. */
+typedef KernelLogState (*KernelLogScanFn)(const KernelReason *reasons[_RNG_INSTRUCTION_MAX], void *userdata);
+
+/* Read everything from /proc, and the kernel log (scan, NULL: /dev/kmsg)
+ * only when an instruction was disabled or hidden (the log can be
+ * megabytes on a long-running machine). Never fails because of the kernel
+ * log; returns 0 (problems are described in the reasons). */
+int kernel_state_read(const RngPresence presence[_RNG_INSTRUCTION_MAX], KernelLogScanFn scan, void *userdata,
+                      KernelState *ret);

@@ -18,6 +18,16 @@ void probe_report_name_errata(ProbeReport *r, const CpuId *cpu) {
                 in->erratum_fixed = NULL;
                 if (!in->selected)
                         continue;
+                /* Hidden, and the kernel's own message was not found (a
+                 * container, a log that cannot be read): the errata table
+                 * says whether the kernel hides it on this CPU model. */
+                if (in->kernel.state == KERNEL_STATE_HIDDEN && in->kernel.reason_source != KERNEL_REASON_KERNEL_LOG) {
+                        const Erratum *e = errata_kernel_hides(cpu, i, NULL);
+
+                        if (e)
+                                in->kernel = (KernelInstructionState) { KERNEL_STATE_HIDDEN, e->kernel_reason_id,
+                                                                        e->kernel_action, KERNEL_REASON_ERRATA };
+                }
                 for (unsigned j = 0; j < in->n_runs; j++)
                         obs[n++] = (ErratumObservation) {
                                 .instruction = i,

@@ -11,5 +11,7 @@
 /* Sets r->cpu and, per probed instruction, in->erratum (the matching entry:
  * CPU in range, symptom observed in a run or in the kernel's reason,
  * microcode below the fix) and in->erratum_fixed (the CPU is affected but
- * its microcode has the fix: said, not blamed). cpu NULL: nothing named. */
+ * its microcode has the fix: said, not blamed). An instruction hidden for a
+ * reason the kernel log did not give gets the errata table's, where the
+ * kernel hides it on this CPU model. cpu NULL: nothing named. */
 void probe_report_name_errata(ProbeReport *r, const CpuId *cpu);

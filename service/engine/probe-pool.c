@@ -7,6 +7,37 @@
 #include "probe-pool.h"
 #include "time-util.h"
 
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#else
+        atomic_signal_fence(memory_order_seq_cst);
+#endif
+}
+
+/* Spins this long before yielding: ~0.1-1 ms, far more than the wake-up of
+ * the last thread takes when each has its own CPU, but an oversubscribed
+ * pool (unpinned, more threads than CPUs) still lets the late one run. */
+#define SPIN_BEFORE_YIELD 4096
+
+/* Counts the worker in; the last one opens the run for all. */
+static void rendezvous(Pool *p) {
+        unsigned gen = p->generation;
+
+        if (atomic_fetch_add_explicit(&p->arrived, 1, memory_order_acq_rel) + 1 == p->n) {
+                uint64_t now = now_nsec();
+
+                p->deadline = p->limits->budget_usec ? now + p->limits->budget_usec * 1000 : UINT64_MAX;
+                atomic_store_explicit(&p->released, gen, memory_order_release);
+                return;
+        }
+        for (unsigned k = 0; atomic_load_explicit(&p->released, memory_order_acquire) != gen; k++)
+                if (k < SPIN_BEFORE_YIELD)
+                        cpu_relax();
+                else
+                        sched_yield();
+}
+
 static void *worker_main(void *arg) {
         Worker *w = arg;
         Pool *p = w->pool;
@@ -31,8 +62,10 @@ static void *worker_main(void *arg) {
                 if (p->quit)
                         break;
                 stream_done(&w->stream);
+                rendezvous(p);
                 if (w->pin_error == 0)
-                        w->stream.error = stream_run(p->srcs[w->index], p->limits, p->health, p->retries, &w->stream);
+                        w->stream.error = stream_run(p->srcs[w->index], p->limits, p->health, p->retries,
+                                                     p->deadline, &w->stream);
                 else
                         w->stream = (Stream) { .error = -w->pin_error };
                 pthread_barrier_wait(&p->done);
@@ -119,6 +152,8 @@ uint64_t pool_run(Pool *p, const RngSource *const *srcs, const ProbeLimits *limi
         p->limits = limits;
         p->health = health;
         p->retries = retries;
+        p->generation++;
+        atomic_store_explicit(&p->arrived, 0, memory_order_relaxed);
 
         t0 = now_nsec();
         pthread_barrier_wait(&p->start);

@@ -28,6 +28,8 @@
 void stream_done(Stream *s) {
         free(s->lat);
         s->lat = NULL;
+        free(s->marks);
+        s->marks = NULL;
 }
 
 static uint64_t tsc_overhead(void) {
@@ -138,11 +140,60 @@ static BatchFn hardware_batch(const RngSource *src) {
         return NULL;
 }
 
+/* A mark after a batch: every mark_stride-th batch, or forced (the first
+ * and the last). Full: keep every other mark, take them half as often. */
+static void stream_mark(Stream *st, const Counters *c, uint64_t now, uint64_t retries, bool force) {
+        if (!force && ++st->mark_skip < st->mark_stride)
+                return;
+        st->mark_skip = 0;
+        if (st->n_marks == STREAM_MARKS) {
+                for (size_t k = 1; k < STREAM_MARKS / 2; k++)
+                        st->marks[k] = st->marks[2 * k];
+                st->n_marks = STREAM_MARKS / 2;
+                st->mark_stride *= 2;
+        }
+        st->marks[st->n_marks++] = (StreamMark) {
+                .nsec = now,
+                .attempts = c->attempts,
+                .failures = c->failures,
+                .loop_failures = c->loop_failures + c->streak / retries,
+        };
+}
+
+StreamCounts stream_counts_at(const Stream *s, uint64_t t) {
+        const StreamMark *a, *b;
+        size_t lo = 0, hi;
+        double f;
+
+        if (s->n_marks == 0 || t < s->marks[0].nsec)
+                return (StreamCounts) {};
+        hi = s->n_marks - 1;
+        if (t >= s->marks[hi].nsec)
+                return (StreamCounts) { s->marks[hi].attempts, s->marks[hi].failures, s->marks[hi].loop_failures };
+        /* marks[lo].nsec <= t < marks[hi].nsec */
+        while (hi - lo > 1) {
+                size_t mid = lo + (hi - lo) / 2;
+
+                if (s->marks[mid].nsec <= t)
+                        lo = mid;
+                else
+                        hi = mid;
+        }
+        a = &s->marks[lo];
+        b = &s->marks[hi];
+        f = (double) (t - a->nsec) / (double) (b->nsec - a->nsec);
+        return (StreamCounts) {
+                .attempts = a->attempts + f * (double) (b->attempts - a->attempts),
+                .failures = a->failures + f * (double) (b->failures - a->failures),
+                .loop_failures = a->loop_failures + f * (double) (b->loop_failures - a->loop_failures),
+        };
+}
+
 int stream_run(const RngSource *src, const ProbeLimits *lim, const HealthParams *hp, uint64_t retries,
-               Stream *st) {
+               uint64_t deadline, Stream *st) {
         uint64_t max = lim->max_attempts ? lim->max_attempts : UINT64_MAX;
         uint64_t minimum = MIN(lim->min_attempts, max);
-        uint64_t overhead, start, seg, deadline, now;
+        uint64_t overhead, start, seg, now;
         BatchFn hw = hardware_batch(src);
         _cleanup_free_ uint64_t *buf = NULL;
         Counters c = {};
@@ -150,7 +201,7 @@ int stream_run(const RngSource *src, const ProbeLimits *lim, const HealthParams 
         size_t nbuf = 0;
         int r;
 
-        *st = (Stream) {};
+        *st = (Stream) { .mark_stride = 1 };
         if (retries == 0)
                 return -EINVAL;
         r = health_init(&hs, hp, src->width);
@@ -158,15 +209,19 @@ int stream_run(const RngSource *src, const ProbeLimits *lim, const HealthParams 
                 return r;
         buf = malloc(sizeof(uint64_t) * CHUNK);
         st->lat = malloc(sizeof(uint32_t) * LAT_CAP);
-        if (!buf || !st->lat)
+        st->marks = malloc(sizeof(StreamMark) * STREAM_MARKS);
+        if (!buf || !st->lat || !st->marks)
                 return -ENOMEM;
 
         overhead = tsc_overhead();
         start = seg = now_nsec();
-        deadline = lim->budget_usec ? start + lim->budget_usec * 1000 : UINT64_MAX;
+        if (deadline == 0)
+                deadline = lim->budget_usec ? start + lim->budget_usec * 1000 : UINT64_MAX;
 
-        for (;;) {
-                uint64_t n = MIN((uint64_t) BATCH, max - c.attempts);
+        /* The first try alone: first_nsec is when this thread began to draw
+         * (a thread preempted before its first value shows). */
+        for (uint64_t n = 1;; n = MIN((uint64_t) BATCH, max - c.attempts)) {
+                bool stop;
 
                 if (hw)
                         nbuf += hw(NULL, n, retries, overhead, &c, buf + nbuf, st->lat);
@@ -174,17 +229,20 @@ int stream_run(const RngSource *src, const ProbeLimits *lim, const HealthParams 
                         nbuf += batch_generic(src->draw, src->userdata, n, retries, overhead, &c, buf + nbuf, st->lat);
 
                 now = now_nsec();
+                if (c.attempts == 1)
+                        st->first_nsec = now;
+                st->last_nsec = now;
+                stop = c.attempts >= max || (now >= deadline && c.attempts >= minimum);
+                stream_mark(st, &c, now, retries, stop || c.attempts == 1);
+                if (stop)
+                        break;
                 if (nbuf + BATCH > CHUNK) {
                         /* Check values outside the timed draw loop. */
                         st->draw_nsec += now - seg;
                         health_feed(&hs, buf, nbuf);
                         nbuf = 0;
-                        seg = now = now_nsec();
+                        seg = now_nsec();
                 }
-                if (c.attempts >= max)
-                        break;
-                if (now >= deadline && c.attempts >= minimum)
-                        break;
         }
         st->draw_nsec += now - seg;
         health_feed(&hs, buf, nbuf);

@@ -5,6 +5,7 @@
  * hot loop. probe.c merges streams into a ProbeRun; probe-pool.c runs one
  * stream per pinned thread. */
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "health.h"
@@ -13,14 +14,29 @@
 
 /* Latency samples kept per thread (a ring: long runs keep the latest). */
 #define LAT_CAP 16384
+/* Marks kept per thread: the counts at moments of the stream, for the
+ * common window of a contention run. When full, every other is dropped and
+ * marks are taken half as often: a stream of any length keeps between
+ * STREAM_MARKS/2 and STREAM_MARKS of them, evenly spread. */
+#define STREAM_MARKS 256
+
+/* The stream's counts at one moment (after a batch). loop_failures counts
+ * the streak still open as far as it goes. */
+typedef struct StreamMark {
+        uint64_t nsec, attempts, failures, loop_failures;
+} StreamMark;
 
 /* The result of one thread's stream. */
 typedef struct Stream {
         uint64_t attempts, failures, delivered, longest, trailing, loop_failures, over_retries;
         uint64_t hist[PROBE_HIST_BUCKETS];
         uint64_t draw_nsec;
+        uint64_t first_nsec, last_nsec; /* CLOCK_MONOTONIC: after the first try, after the last */
         uint32_t *lat; /* n_lat samples, the latest MIN(n_lat, LAT_CAP) kept */
         uint64_t n_lat;
+        StreamMark *marks; /* n_marks, the first after the first try, the last after the last */
+        size_t n_marks;
+        unsigned mark_stride, mark_skip; /* batches per mark, batches since the last */
         HealthResult health;
         int error;
 } Stream;
@@ -28,8 +44,22 @@ typedef struct Stream {
 /* Draws from src until lim says stop; a value needing more than retries
  * tries is one the kernel's loop would not deliver. A hardware source
  * (src->hardware) runs the loop specialised for its instruction and width,
- * any other source the generic loop through src->draw. *st is reset first;
- * free it with stream_done() even on error. */
+ * any other source the generic loop through src->draw. The first try is
+ * made alone, so that first_nsec is when this stream began to draw.
+ * deadline: CLOCK_MONOTONIC ns when the time budget ends (UINT64_MAX:
+ * none), shared by the threads of a contention run so that they stop
+ * together; 0: lim's budget from now. The cap (lim->max_attempts) is each
+ * thread's own. *st is reset first; free it with stream_done() even on
+ * error. */
 int stream_run(const RngSource *src, const ProbeLimits *lim, const HealthParams *hp, uint64_t retries,
-               Stream *st);
+               uint64_t deadline, Stream *st);
 void stream_done(Stream *s);
+
+/* The stream's counts at time t (CLOCK_MONOTONIC ns), interpolated
+ * linearly between the marks around it: before the first try, 0; after
+ * the last, the totals. Fractional: each count is a double. */
+typedef struct StreamCounts {
+        double attempts, failures, loop_failures;
+} StreamCounts;
+
+StreamCounts stream_counts_at(const Stream *s, uint64_t t);

@@ -13,7 +13,7 @@
 
 typedef struct ProbeSummary {
         RngInstruction instruction;
-        bool probed;                /* selected, in CPUID, and at least one run */
+        bool probed;                /* selected, executes (CPUID, or hidden), and at least one run */
         Verdict verdict;
         unsigned runs;
         uint64_t attempts, failures; /* totals over the runs */

@@ -18,13 +18,23 @@
  *
  * The contention run hammers the instruction from every usable CPU at once:
  * while it lasts it can itself starve other users of RDSEED/RDRAND on the
- * machine (the generator is shared by the cores of a socket). */
+ * machine (the generator is shared by the cores of a socket), the kernel
+ * included: each run records when it began and ended and, where the kernel
+ * has the series' counters, their values around it, so that the daemon can
+ * tell its own load from someone else's.
+ *
+ * A contention run contends only while all its threads draw: its figures
+ * (failure rate, aggregate rate) come from that common window, and a run
+ * whose window is under PROBE_MIN_OVERLAP of its span says so
+ * (ProbeRun.contended false): its counts are still real, but it is no
+ * evidence of what happens under contention. */
 
 #include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "cpu-id.h"
+#include "kernel-counters.h"
 #include "errata.h"
 #include "health.h"
 #include "kernel-state.h"
@@ -47,6 +57,21 @@ typedef enum ProbeMode {
 
 const char *probe_mode_to_string(ProbeMode m); /* "single", "contention" */
 
+/* A contention run is evidence of contention only if every thread drew
+ * through at least this share of the run's span. */
+#define PROBE_MIN_OVERLAP 0.9
+
+/* The common window of a contention run: from the last thread's first try
+ * to the first thread's last try, when every thread was drawing. */
+typedef struct ProbeWindow {
+        uint64_t span_nsec;       /* first thread's first try to last thread's last */
+        uint64_t nsec;            /* the window; 0 if the threads never all drew at once */
+        double overlap;           /* nsec / span_nsec */
+        /* In it, all threads: interpolated between the marks each thread
+         * takes after every batch of tries, rounded. */
+        uint64_t attempts, failures, delivered, kernel_loop_failures;
+} ProbeWindow;
+
 typedef struct ProbeRun {
         RngInstruction instruction;
         unsigned width;
@@ -61,9 +86,25 @@ typedef struct ProbeRun {
         uint64_t kernel_loop_failures;           /* calls of the kernel loop that would fail */
         uint64_t hist[PROBE_HIST_BUCKETS];       /* tries per delivered value */
 
+        /* Single runs: over all tries. Contention runs: over the common
+         * window (over all tries if it holds none). */
         double failure_rate, failure_ci_low, failure_ci_high; /* Wilson 95 % */
+        /* Calls of a kernel loop of kernel_retries tries that would fail:
+         * failed calls / (failed calls + values), same tries as failure_rate. */
+        double kernel_loop_failure_rate;
+        /* Values per second of wall time: single runs over the draw time,
+         * contention runs summed over the threads within the common window
+         * (where they overlap, that sum is the machine's aggregate). */
+        double values_per_sec, bytes_per_sec;
         uint64_t wall_nsec;                      /* release to last thread done */
-        double values_per_sec, bytes_per_sec;    /* sum of per-thread rates over draw time */
+        uint64_t start_nsec, end_nsec;           /* CLOCK_MONOTONIC, around the whole run */
+        ProbeWindow window;                      /* contention runs */
+        bool contended;                          /* contention run, overlap >= PROBE_MIN_OVERLAP */
+
+        /* The kernel's counters just before and after a contention run
+         * (ProbeParams.kernel_counters, kernels with the series). */
+        bool have_kernel_counters;
+        KernelCounters kernel_before, kernel_after;
 
         uint64_t latency_samples;                /* tries timed with the TSC */
         uint64_t latency_median, latency_p99;    /* TSC cycles per try */
@@ -84,6 +125,14 @@ typedef struct ProbeParams {
         HealthParams health;
         VerdictParams verdict;
 
+        /* What probe_detect() found ([_RNG_INSTRUCTION_MAX]); NULL:
+         * probe_run_all() detects it itself. */
+        const RngPresence *presence;
+        /* Read the kernel's counters (below sysfs_root, NULL: /) around each
+         * contention run. */
+        bool kernel_counters;
+        const char *sysfs_root;
+
         /* Test hooks. NULL: hardware sources and the real CPUID. */
         ProbeSourceFn source;
         void *source_userdata;
@@ -99,8 +148,14 @@ typedef struct ProbeInstruction {
         RngInstruction instruction;
         bool selected;
         bool cpuid;
+        bool executes;  /* CPUID, or the guarded try ran: its runs were made */
         KernelInstructionState kernel;
+        /* The instruction's verdict: its worst run's; hidden for one CPUID
+         * does not advertise (nothing that checks CPUID relies on it). */
         Verdict verdict;
+        Verdict hardware_verdict; /* its worst run's, hidden or not */
+        /* Contention runs made, and how many of them contended (overlap). */
+        unsigned contention_runs, contended_runs;
         /* The tries per call of the kernel's loop its runs were judged by:
          * the running kernel's (stock: RDSEED 1, RDRAND 10; the retry
          * series: 10 each), or the override. */
@@ -151,12 +206,48 @@ int probe_run_single(const RngSource *src, const ProbeLimits *limits, const Heal
                      const VerdictParams *vp, ProbeRun *ret);
 
 /* One contention run: thread i draws from srcs[i], pinned to cpus[i] (cpus
- * may be NULL: not pinned), all released together from a barrier. */
+ * may be NULL: not pinned), all starting together (probe-pool.h). */
 int probe_run_contention(const RngSource *const *srcs, const int *cpus, unsigned n,
                          const ProbeLimits *limits, const HealthParams *health,
                          const VerdictParams *vp, ProbeRun *ret);
 
-/* Everything: per selected instruction with CPUID support, each selected
- * width, a single run and (with >= 2 usable CPUs) a contention run.
- * kernel may be NULL (state unknown). */
+/* CPUID for each instruction (p->cpuid replaces it), and for each one CPUID
+ * does not advertise, one try of p's source for it (thread 0, the first
+ * selected width) under a SIGILL guard: hidden or absent. Off x86-64
+ * nothing is tried. */
+void probe_detect(const ProbeParams *p, RngPresence ret[_RNG_INSTRUCTION_MAX]);
+
+/* Everything: per selected instruction that executes (probe_detect(), or
+ * p->presence), each selected width, a single run and (with >= 2 usable
+ * CPUs) a contention run. kernel may be NULL (state unknown). */
 int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *ret);
+
+/* `rng-health probe --sweep`: per selected instruction that executes and
+ * per selected width, one contention run at 1, 2, 4, ... threads up to all
+ * used CPUs (the last point: all of them), pinned to the first CPUs of
+ * ProbeCpus.used. */
+#define PROBE_SWEEP_MAX_POINTS 13 /* 1..512 and CPU_SETSIZE (1024) */
+
+typedef struct ProbeSweep {
+        RngInstruction instruction;
+        unsigned width;
+        uint64_t kernel_retries;
+        unsigned n_points;
+        ProbeRun points[PROBE_SWEEP_MAX_POINTS];
+} ProbeSweep;
+
+typedef struct ProbeSweepReport {
+        ProbeLimits limits;
+        ProbeCpus cpus;
+        RngPresence presence[_RNG_INSTRUCTION_MAX];
+        KernelInstructionState kernel[_RNG_INSTRUCTION_MAX];
+        bool selected[_RNG_INSTRUCTION_MAX];
+        unsigned n_sweeps;
+        ProbeSweep sweeps[_RNG_INSTRUCTION_MAX * RNG_N_WIDTHS];
+        uint64_t wall_nsec;
+} ProbeSweepReport;
+
+/* The thread counts of a sweep over n CPUs: 1, 2, 4, ..., n. Returns how
+ * many (at most PROBE_SWEEP_MAX_POINTS). */
+unsigned probe_sweep_points(unsigned n, unsigned ret[PROBE_SWEEP_MAX_POINTS]);
+int probe_sweep(const ProbeParams *p, const KernelState *kernel, ProbeSweepReport *ret);

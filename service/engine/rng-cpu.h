@@ -31,6 +31,17 @@ const char *rng_instruction_upper_to_string(RngInstruction i);      /* "RDRAND",
 int rng_instruction_from_string(const char *s);              /* -EINVAL if unknown */
 int rng_width_index(unsigned width);                         /* 0..2, -EINVAL otherwise */
 
+/* What the CPU says about one instruction. CPUID that does not advertise
+ * an instruction may hide one the hardware has: the kernel clears the bit
+ * itself on some CPUs (AMD Zen5 RDSEED, Cyan Skillfish), and a hypervisor
+ * may mask it. So where CPUID says no, one try under a SIGILL guard
+ * (rng_source_executes()) tells hidden from absent. */
+typedef struct RngPresence {
+        bool cpuid;    /* advertised by CPUID */
+        bool tried;    /* not advertised: the guarded try was made */
+        bool executes; /* advertised, or the guarded try ran without SIGILL */
+} RngPresence;
+
 /* CPUID: RDRAND is leaf 1 ECX bit 30, RDSEED leaf 7 subleaf 0 EBX bit 18. */
 bool rng_cpuid_supported(RngInstruction i);
 /* Whether this build can execute the instructions at all (x86-64). */

@@ -23,6 +23,15 @@ typedef struct RngSource {
         bool hardware;
 } RngSource;
 
+/* Makes one try of src under a SIGILL guard: 1 if it ran (whatever the
+ * carry flag said), 0 if it raised SIGILL (the CPU lacks the instruction:
+ * CPUID that does not advertise one may be right, or may be hiding one that
+ * executes), -errno if the guard could not be set up. The value is
+ * discarded. It installs a process-wide handler for the duration of the one
+ * try and restores the previous one and the signal mask: call it from one
+ * thread, before threads that could fault exist. */
+int rng_source_executes(const RngSource *src);
+
 /* The hardware source for instruction × width, or NULL if this build cannot
  * execute it (not x86-64) or the width is invalid. Does not check CPUID:
  * callers must (the probe engine does). */

@@ -1,8 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
+#include <sched.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "scripted-source.h"
+#include "time-util.h"
+
+static void busy_wait(uint64_t nsec) {
+        uint64_t end = now_nsec() + nsec;
+
+        while (now_nsec() < end)
+                ;
+}
 
 uint64_t splitmix64(uint64_t *state) {
         uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
@@ -26,6 +36,17 @@ static bool script_draw(void *userdata, uint64_t *ret) {
         bool ok = true;
         uint64_t v = 0;
 
+        if (t == 0 && s->first_delay_nsec)
+                nanosleep(&(struct timespec) { .tv_sec = s->first_delay_nsec / 1000000000,
+                                               .tv_nsec = s->first_delay_nsec % 1000000000 }, NULL);
+        if (t == 0 && s->after) {
+                uint64_t give_up = now_nsec() + 1000000000;
+
+                while (atomic_load(&s->after->finished) < s->after_draws && now_nsec() < give_up)
+                        sched_yield();
+        }
+        if (s->draw_nsec)
+                busy_wait(s->draw_nsec);
         switch (s->kind) {
         case SCRIPT_HEALTHY:
                 v = splitmix64(&s->rng) & mask(s->width);
@@ -54,7 +75,19 @@ static bool script_draw(void *userdata, uint64_t *ret) {
                 v = splitmix64(&s->rng) & mask(s->width) & ~(UINT64_C(1) << s->param);
                 v |= (s->param2 & 1) << s->param;
                 break;
+        case SCRIPT_SIGILL:
+#if defined(__x86_64__) || defined(__i386__)
+                __asm__ volatile("ud2");
+#else
+                __builtin_trap();
+#endif
+                break;
         }
+        if (t < s->times_cap) {
+                s->times[t] = now_nsec();
+                s->oks[t] = ok;
+        }
+        atomic_fetch_add(&s->finished, 1);
         if (ok) {
                 s->values++;
                 *ret = v;
@@ -91,14 +124,17 @@ static const RngSource *hook_source(RngInstruction i, unsigned width, unsigned t
         return &h->scripts[i][rng_width_index(width)].source;
 }
 
-/* RDRAND healthy; RDSEED as given; single-threaded runs of 2048 tries. */
-void script_make_report(ScriptKind rdseed, double rate, uint64_t param, const bool cpuid[2], ProbeReport *ret) {
+static void make_report(ScriptKind rdseed, double rate, uint64_t param, const bool cpuid[2], bool hidden,
+                        ProbeReport *ret) {
         static Hook h;
         ProbeParams p;
 
         for (int w = 0; w < RNG_N_WIDTHS; w++) {
-                script_init(&h.scripts[RNG_RDRAND][w], SCRIPT_HEALTHY, rng_widths[w], 0, 0, 0, 1 + w);
-                script_init(&h.scripts[RNG_RDSEED][w], rdseed, rng_widths[w], rate, param, 0, 7 + w);
+                /* An instruction CPUID lacks raises SIGILL, unless hidden. */
+                script_init(&h.scripts[RNG_RDRAND][w], cpuid[RNG_RDRAND] ? SCRIPT_HEALTHY : SCRIPT_SIGILL,
+                            rng_widths[w], 0, 0, 0, 1 + w);
+                script_init(&h.scripts[RNG_RDSEED][w], cpuid[RNG_RDSEED] || hidden ? rdseed : SCRIPT_SIGILL,
+                            rng_widths[w], rate, param, 0, 7 + w);
         }
         probe_params_default(&p);
         p.threads = 1;
@@ -108,5 +144,13 @@ void script_make_report(ScriptKind rdseed, double rate, uint64_t param, const bo
         p.cpuid = cpuid;
         if (probe_run_all(&p, NULL, ret) < 0)
                 abort();
+}
+
+void script_make_report(ScriptKind rdseed, double rate, uint64_t param, const bool cpuid[2], ProbeReport *ret) {
+        make_report(rdseed, rate, param, cpuid, false, ret);
+}
+
+void script_make_hidden_report(ScriptKind rdseed, double rate, uint64_t param, ProbeReport *ret) {
+        make_report(rdseed, rate, param, (const bool[2]) { true, false }, true, ret);
 }
 

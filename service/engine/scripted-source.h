@@ -3,6 +3,7 @@
 
 /* Deterministic scripted sources for the engine's tests. */
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "probe.h"
@@ -17,9 +18,11 @@ typedef enum ScriptKind {
         SCRIPT_ONES_AFTER,  /* uniform for `param` values, then all ones */
         SCRIPT_ZERO_RATE,   /* delivers 0 (with CF=1) with probability `rate` */
         SCRIPT_STUCK_BIT,   /* uniform, but bit `param` always equals `param2` (0 or 1) */
+        SCRIPT_SIGILL,      /* raises SIGILL (ud2): an instruction the CPU lacks */
 } ScriptKind;
 
-typedef struct Script {
+typedef struct Script Script;
+struct Script {
         ScriptKind kind;
         unsigned width;
         double rate;
@@ -27,8 +30,20 @@ typedef struct Script {
         uint64_t rng;      /* splitmix64 state */
         uint64_t tries;    /* draw calls so far */
         uint64_t values;   /* values delivered so far */
+        /* Timing, for the window tests. Before the first draw: sleeps
+         * first_delay_nsec, then waits until `after` has finished
+         * after_draws draws (or a second has passed). Every draw busy-waits
+         * draw_nsec, records when it ended (CLOCK_MONOTONIC) and whether it
+         * delivered (up to times_cap draws), then counts itself finished. */
+        uint64_t first_delay_nsec, draw_nsec;
+        const struct Script *after;
+        uint64_t after_draws;
+        uint64_t *times;
+        bool *oks;
+        size_t times_cap;
+        atomic_uint_fast64_t finished;
         RngSource source;
-} Script;
+};
 
 uint64_t splitmix64(uint64_t *state);
 /* Uniform double in [0, 1) from splitmix64. */
@@ -38,6 +53,9 @@ void script_init(Script *s, ScriptKind kind, unsigned width, double rate, uint64
                  uint64_t seed);
 
 /* A probe report: RDRAND healthy, RDSEED as the script kind given (rate,
- * param), single-threaded runs of 2048 tries per width, cpuid[] as given,
- * no kernel state. Aborts the test on failure. */
+ * param), single-threaded runs of 2048 tries per width, cpuid[] as given
+ * (an instruction CPUID lacks raises SIGILL: absent, unsupported), no
+ * kernel state. Aborts the test on failure. */
 void script_make_report(ScriptKind rdseed, double rate, uint64_t param, const bool cpuid[2], ProbeReport *ret);
+/* The same with RDSEED hidden: not in CPUID, yet it executes as given. */
+void script_make_hidden_report(ScriptKind rdseed, double rate, uint64_t param, ProbeReport *ret);

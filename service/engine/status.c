@@ -16,11 +16,21 @@ static void format_instruction(const ProbeReport *r, RngInstruction i, char *buf
         const char *kernel = in->kernel.state == KERNEL_STATE_DISABLED ? " (disabled by the kernel)" : "";
         ProbeSummary s;
 
-        if (!in->cpuid) {
+        if (!in->executes) {
                 snprintf(buf, len, "%s not supported by this CPU", name);
                 return;
         }
         probe_summarize(r, i, &s);
+        if (s.probed && in->verdict == VERDICT_HIDDEN) {
+                /* What it does when run anyway, under its own name: nothing
+                 * relies on it. */
+                health_result_format(&s.worst->health, checks, sizeof(checks));
+                snprintf(buf, len, "%s hidden by the kernel%s%s%s: run anyway, %s of tries failed%s%s%s", name,
+                         in->erratum ? " (known erratum " : "", in->erratum ? in->erratum->id : "",
+                         in->erratum ? ")" : "", format_percent(s.failure_rate, a, sizeof(a)),
+                         checks[0] ? ", output check failed (" : "", checks, checks[0] ? ")" : "");
+                return;
+        }
         if (!s.probed) {
                 snprintf(buf, len, "%s not probed%s", name, kernel);
                 return;
@@ -69,7 +79,7 @@ char *status_format_probe(const ProbeReport *r) {
         if (!r->arch_supported)
                 return strdup("RDRAND/RDSEED: not an x86-64 machine, nothing to check");
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                any_cpuid = any_cpuid || (r->instr[i].selected && r->instr[i].cpuid);
+                any_cpuid = any_cpuid || (r->instr[i].selected && r->instr[i].executes);
         if (!any_cpuid)
                 return strdup("no RDRAND/RDSEED on this CPU: nothing to check");
 

@@ -11,6 +11,8 @@
 #include "errata.h"
 #include "health.h"
 #include "macro.h"
+#include "probe-errata.h"
+#include "scripted-source.h"
 #include "test-util.h"
 
 #define S(x) x, sizeof(x) - 1
@@ -146,7 +148,7 @@ static void test_read(void) {
 static ErratumObservation obs(RngInstruction i, unsigned width, unsigned failed) {
         return (ErratumObservation) {
                 .instruction = i, .width = width, .broken = failed != 0, .failed = failed,
-                .kernel = { KERNEL_STATE_ENABLED, NULL, NULL },
+                .kernel = { KERNEL_STATE_ENABLED, NULL, NULL, KERNEL_REASON_NONE },
         };
 }
 
@@ -175,7 +177,8 @@ static void test_match_fixtures(void) {
 
         /* Kernel evidence: RDSEED disabled with the Zen5 message. */
         kern.kernel = (KernelInstructionState) { KERNEL_STATE_DISABLED, "zen5-rdseed32",
-                                                 "RDSEED32 is broken. Disabling the corresponding CPUID bit." };
+                                                 "RDSEED32 is broken. Disabling the corresponding CPUID bit.",
+                                                 KERNEL_REASON_KERNEL_LOG };
         e = errata_match(&z, &kern, 1);
         CHECK(e && strcmp(e->id, "amd-zen5-rdseed") == 0, "zen5 kernel evidence");
         CHECK(!errata_match(&m, &kern, 1), "kernel evidence on a non-Zen5");
@@ -239,8 +242,13 @@ static void test_every_entry(void) {
                         o = obs(e->instruction == RNG_RDRAND ? RNG_RDSEED : RNG_RDRAND, width, check);
                         CHECK(!errata_match(&cpu, &o, 1), "%s: other instruction", e->id);
                         o = obs(e->instruction, width, check);
-                        o.kernel = (KernelInstructionState) { KERNEL_STATE_DISABLED, e->kernel_reason_id, "x" };
+                        o.kernel = (KernelInstructionState) { KERNEL_STATE_DISABLED, e->kernel_reason_id, "x",
+                                                              KERNEL_REASON_KERNEL_LOG };
                         CHECK(errata_match(&cpu, &o, 1) == e, "%s: kernel evidence", e->id);
+                        /* Hidden (CPUID bit cleared) for the same reason: evidence too. */
+                        o.kernel.state = KERNEL_STATE_HIDDEN;
+                        CHECK(errata_match(&cpu, &o, 1) == e, "%s: kernel evidence, hidden", e->id);
+                        o.kernel.state = KERNEL_STATE_DISABLED;
                         if (e->n_fixes) {
                                 o = obs(e->instruction, width, check);
                                 cpu.microcode = e->fixes[k].microcode;
@@ -257,7 +265,105 @@ static void test_every_entry(void) {
         }
 }
 
+/* Where the kernel hides an instruction (Linux 6.12's CPU setup code): Zen5
+ * RDSEED below the fix or at a patch level the kernel does not list,
+ * Cyan Skillfish RDSEED, family 15h/16h RDRAND; nothing elsewhere. */
+static void test_kernel_hides(void) {
+        CpuId z = parse(S(zen5_old)), zf = parse(S(zen5_fixed)), zu = parse(S(zen5_unlisted));
+        CpuId m = parse(S(epyc_milan)), in = parse(S(intel)), f16 = parse(S(fam16h)), cy = parse(S(cyan));
+        CpuId vm = parse(S("vendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\nstepping\t: 1\n"));
+        ErratumKernel h;
+        const Erratum *e;
+
+        e = errata_kernel_hides(&z, RNG_RDSEED, &h);
+        CHECK(e && strcmp(e->id, "amd-zen5-rdseed") == 0 && h == ERRATUM_KERNEL_HIDES, "zen5 old microcode");
+        CHECK(!errata_kernel_hides(&zf, RNG_RDSEED, &h) && h == ERRATUM_KERNEL_NONE, "zen5 fixed microcode");
+        /* check_rdseed_microcode() returns false for a patch level it does not list. */
+        e = errata_kernel_hides(&zu, RNG_RDSEED, &h);
+        CHECK(e && h == ERRATUM_KERNEL_HIDES, "zen5 unlisted stepping");
+        /* A VM without a microcode line: hidden unless the (unknown) microcode is fixed. */
+        e = errata_kernel_hides(&vm, RNG_RDSEED, &h);
+        CHECK(e && h == ERRATUM_KERNEL_HIDES_UNLESS_FIXED, "zen5 without microcode");
+        CHECK(!errata_kernel_hides(&z, RNG_RDRAND, NULL), "zen5 RDRAND");
+        /* Family 1Ah models outside X86_FEATURE_ZEN5's ranges (Zen6, a gap). */
+        vm.model = 0x50;
+        CHECK(!errata_kernel_hides(&vm, RNG_RDSEED, NULL), "zen6");
+        vm.model = 0x30;
+        CHECK(!errata_kernel_hides(&vm, RNG_RDSEED, NULL), "family 1Ah model 30h");
+        vm.model = 0xd3;
+        CHECK(errata_kernel_hides(&vm, RNG_RDSEED, NULL), "family 1Ah model d3h");
+
+        e = errata_kernel_hides(&cy, RNG_RDSEED, &h);
+        CHECK(e && strcmp(e->id, "amd-cyan-skillfish-rdseed") == 0 && h == ERRATUM_KERNEL_HIDES, "cyan");
+        cy.stepping = 1;
+        CHECK(!errata_kernel_hides(&cy, RNG_RDSEED, NULL), "cyan other stepping");
+        e = errata_kernel_hides(&f16, RNG_RDRAND, &h);
+        CHECK(e && strcmp(e->id, "amd-fam16h-rdrand-resume") == 0 && h == ERRATUM_KERNEL_HIDES, "fam16h");
+        CHECK(!errata_kernel_hides(&f16, RNG_RDSEED, NULL), "fam16h RDSEED");
+        CHECK(!errata_kernel_hides(&m, RNG_RDSEED, NULL) && !errata_kernel_hides(&m, RNG_RDRAND, NULL), "milan");
+        CHECK(!errata_kernel_hides(&in, RNG_RDSEED, NULL) && !errata_kernel_hides(&in, RNG_RDRAND, NULL), "intel");
+        CHECK(!errata_kernel_hides(NULL, RNG_RDSEED, NULL), "no identity");
+}
+
+/* A probe report with RDSEED hidden (not in CPUID, it executes and fails
+ * 95 % of tries), named against fixtures: the kernel's reason stands where
+ * the log gave it; without it the errata table gives it for a CPU the kernel
+ * hides it on; an unknown CPU gets no guess. */
+static void test_hidden_reason(void) {
+        CpuId z = parse(S(zen5_old)), cy = parse(S(cyan)), in = parse(S(intel));
+        CpuId vm = parse(S("vendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\nstepping\t: 1\n"));
+        const KernelInstructionState logged = { KERNEL_STATE_HIDDEN, "zen5-rdseed32",
+                                                "RDSEED32 is broken. Disabling the corresponding CPUID bit.",
+                                                KERNEL_REASON_KERNEL_LOG };
+        const KernelInstructionState unknown = { KERNEL_STATE_HIDDEN, "unknown",
+                                                 "not advertised by CPUID, yet it executes (kernel log not readable)",
+                                                 KERNEL_REASON_CPU };
+        ProbeInstruction *rd;
+        static ProbeReport r;
+
+        script_make_hidden_report(SCRIPT_RANDOM_FAIL, 0.95, 0, &r);
+        rd = &r.instr[RNG_RDSEED];
+        CHECK_EQ_INT(rd->verdict, VERDICT_HIDDEN);
+
+        /* Zen5 with the kernel's line. */
+        rd->kernel = logged;
+        probe_report_name_errata(&r, &z);
+        CHECK_EQ_INT(rd->kernel.reason_source, KERNEL_REASON_KERNEL_LOG);
+        CHECK(strcmp(rd->kernel.reason, logged.reason) == 0, "logged reason kept");
+        CHECK(rd->erratum && strcmp(rd->erratum->id, "amd-zen5-rdseed") == 0, "zen5 logged: erratum");
+
+        /* Zen5 (a VM: no microcode line) without a readable log. */
+        rd->kernel = unknown;
+        probe_report_name_errata(&r, &vm);
+        CHECK_EQ_INT(rd->kernel.state, KERNEL_STATE_HIDDEN);
+        CHECK_EQ_INT(rd->kernel.reason_source, KERNEL_REASON_ERRATA);
+        CHECK(strcmp(rd->kernel.reason_id, "zen5-rdseed32") == 0, "zen5: reason id %s", rd->kernel.reason_id);
+        CHECK(strstr(rd->kernel.reason, "init_amd_zen5()") != NULL, "zen5: reason %s", rd->kernel.reason);
+        CHECK(rd->erratum && strcmp(rd->erratum->id, "amd-zen5-rdseed") == 0, "zen5 unlogged: erratum");
+
+        /* Cyan Skillfish without a readable log. */
+        rd->kernel = unknown;
+        probe_report_name_errata(&r, &cy);
+        CHECK_EQ_INT(rd->kernel.reason_source, KERNEL_REASON_ERRATA);
+        CHECK(strcmp(rd->kernel.reason_id, "amd-unreliable") == 0, "cyan: reason id %s", rd->kernel.reason_id);
+        CHECK(rd->erratum && strcmp(rd->erratum->id, "amd-cyan-skillfish-rdseed") == 0, "cyan: erratum");
+
+        /* An unknown CPU (this Intel fixture hides nothing): no guess. */
+        rd->kernel = unknown;
+        probe_report_name_errata(&r, &in);
+        CHECK_EQ_INT(rd->kernel.reason_source, KERNEL_REASON_CPU);
+        CHECK(strcmp(rd->kernel.reason_id, "unknown") == 0, "unknown CPU: reason id %s", rd->kernel.reason_id);
+        CHECK(!rd->erratum && !rd->erratum_fixed, "unknown CPU: no erratum");
+
+        /* No identity at all: nothing named, the reason as it was. */
+        rd->kernel = unknown;
+        probe_report_name_errata(&r, NULL);
+        CHECK_EQ_INT(rd->kernel.reason_source, KERNEL_REASON_CPU);
+}
+
 int main(void) {
+        test_kernel_hides();
+        test_hidden_reason();
         test_decode_leaf1();
         test_parse();
         test_read();

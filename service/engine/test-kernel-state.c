@@ -102,8 +102,13 @@ static void test_cmdline(void) {
         CHECK(kernel_cmdline_has_word(S("a\tnordrand\0b"), "nordrand"), "tab and NUL");
 }
 
+#define HAS(cpuid_) ((RngPresence) { .cpuid = (cpuid_), .executes = (cpuid_) })
+#define HIDDEN ((RngPresence) { .cpuid = false, .tried = true, .executes = true })
+#define SIGILL_ ((RngPresence) { .cpuid = false, .tried = true, .executes = false })
+
 static void test_build(void) {
-        const bool cpuid_both[2] = { true, true }, cpuid_rdrand[2] = { true, false };
+        const RngPresence cpuid_both[2] = { HAS(true), HAS(true) }, cpuid_rdrand[2] = { HAS(true), HAS(false) },
+                          rdseed_hidden[2] = { HAS(true), HIDDEN }, rdseed_sigill[2] = { HAS(true), SIGILL_ };
         const bool flags_both[2] = { true, true }, flags_rdrand[2] = { true, false }, flags_none[2] = {};
         const KernelReason *none[2] = {}, *zen5[2] = {};
         KernelState k;
@@ -113,10 +118,12 @@ static void test_build(void) {
         kernel_state_build(&k, cpuid_both, true, flags_both, false, KERNEL_LOG_NOT_NEEDED, none);
         CHECK(k.instr[0].state == KERNEL_STATE_ENABLED && k.instr[1].state == KERNEL_STATE_ENABLED, "enabled");
         CHECK(k.instr[0].reason == NULL, "enabled has no reason");
+        CHECK_EQ_INT(k.instr[0].reason_source, KERNEL_REASON_NONE);
 
         kernel_state_build(&k, cpuid_both, true, flags_rdrand, false, KERNEL_LOG_READ, zen5);
         CHECK(k.instr[1].state == KERNEL_STATE_DISABLED && strcmp(k.instr[1].reason_id, "zen5-rdseed32") == 0,
               "zen5 disabled");
+        CHECK_EQ_INT(k.instr[1].reason_source, KERNEL_REASON_KERNEL_LOG);
 
         kernel_state_build(&k, cpuid_both, true, flags_rdrand, false, KERNEL_LOG_UNREADABLE, none);
         CHECK(strcmp(k.instr[1].reason, "unknown (kernel log not readable)") == 0, "kmsg unreadable: %s",
@@ -127,9 +134,33 @@ static void test_build(void) {
 
         kernel_state_build(&k, cpuid_both, true, flags_none, true, KERNEL_LOG_READ, none);
         CHECK(strcmp(k.instr[0].reason_id, "nordrand") == 0, "nordrand");
+        CHECK_EQ_INT(k.instr[0].reason_source, KERNEL_REASON_CMDLINE);
 
+        /* Not in CPUID, never tried (not x86-64): absent. */
         kernel_state_build(&k, cpuid_rdrand, true, flags_rdrand, false, KERNEL_LOG_NOT_NEEDED, none);
         CHECK(k.instr[1].state == KERNEL_STATE_ABSENT, "absent");
+        CHECK(strcmp(k.instr[1].reason, "not advertised by CPUID") == 0, "absent: %s", k.instr[1].reason);
+
+        /* Not in CPUID, and the guarded try raised SIGILL: absent, said so. */
+        kernel_state_build(&k, rdseed_sigill, true, flags_rdrand, false, KERNEL_LOG_NOT_NEEDED, none);
+        CHECK(k.instr[1].state == KERNEL_STATE_ABSENT, "sigill absent");
+        CHECK(strstr(k.instr[1].reason, "SIGILL") != NULL, "sigill reason: %s", k.instr[1].reason);
+
+        /* Zen5 with the kernel line: hidden, the kernel's own reason. The
+         * flag is gone from /proc/cpuinfo as well, as on the real machine. */
+        kernel_state_build(&k, rdseed_hidden, true, flags_rdrand, false, KERNEL_LOG_READ, zen5);
+        CHECK_EQ_INT(k.instr[1].state, KERNEL_STATE_HIDDEN);
+        CHECK(strcmp(k.instr[1].reason_id, "zen5-rdseed32") == 0, "hidden reason id %s", k.instr[1].reason_id);
+        CHECK_EQ_INT(k.instr[1].reason_source, KERNEL_REASON_KERNEL_LOG);
+        CHECK(strcmp(kernel_state_kind_to_string(k.instr[1].state), "hidden") == 0, "name");
+
+        /* Zen5 without a readable log: hidden, reason unknown here (the
+         * errata table may name it later, from the CPU's identity). */
+        kernel_state_build(&k, rdseed_hidden, true, flags_rdrand, false, KERNEL_LOG_UNREADABLE, none);
+        CHECK_EQ_INT(k.instr[1].state, KERNEL_STATE_HIDDEN);
+        CHECK(strcmp(k.instr[1].reason_id, "unknown") == 0, "hidden unknown");
+        CHECK(strstr(k.instr[1].reason, "not readable") != NULL, "reason: %s", k.instr[1].reason);
+        CHECK_EQ_INT(k.instr[1].reason_source, KERNEL_REASON_CPU);
 
         kernel_state_build(&k, cpuid_both, false, flags_none, false, KERNEL_LOG_NOT_NEEDED, none);
         CHECK(k.instr[0].state == KERNEL_STATE_UNKNOWN && k.instr[1].state == KERNEL_STATE_UNKNOWN, "unknown");
@@ -158,12 +189,23 @@ static void test_log_scan(void) {
         CHECK(s == KERNEL_LOG_READ || s == KERNEL_LOG_UNREADABLE, "/dev/kmsg: %d", s);
 }
 
+static KernelLogState scan_calls(const KernelReason *reasons[2], void *userdata) {
+        (*(unsigned *) userdata)++;
+        return KERNEL_LOG_READ;
+}
+
 static void test_read_real(void) {
-        bool cpuid[2] = { rng_cpuid_supported(RNG_RDRAND), rng_cpuid_supported(RNG_RDSEED) };
+        RngPresence presence[2] = { HAS(rng_cpuid_supported(RNG_RDRAND)), HAS(rng_cpuid_supported(RNG_RDSEED)) };
+        const RngPresence nothing[2] = { HAS(false), HAS(false) };
+        unsigned calls = 0;
         KernelState k;
 
+        /* Nothing executes: nothing disabled or hidden, the log is not read. */
+        CHECK_EQ_INT(kernel_state_read(nothing, scan_calls, &calls, &k), 0);
+        CHECK_EQ_U64(calls, 0);
+
         /* Whatever the machine, reading never fails and gives a state. */
-        CHECK_EQ_INT(kernel_state_read(cpuid, &k), 0);
+        CHECK_EQ_INT(kernel_state_read(presence, NULL, NULL, &k), 0);
         CHECK(kernel_log_state_to_string(k.log) != NULL, "log state");
         for (int i = 0; i < 2; i++) {
                 CHECK(kernel_state_kind_to_string(k.instr[i].state) != NULL, "state");

@@ -6,9 +6,13 @@
 
 #include <math.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "macro.h"
+#include "probe-pool.h"
 #include "probe.h"
 #include "scripted-source.h"
 #include "test-util.h"
@@ -333,7 +337,7 @@ static void test_run_all(void) {
 
         for (int w = 0; w < 3; w++) {
                 script_init(&h.scripts[0][w], w == 1 ? SCRIPT_BURSTS : SCRIPT_HEALTHY, rng_widths[w], 0, 3, 5, w);
-                script_init(&h.scripts[1][w], SCRIPT_ALWAYS_FAIL, rng_widths[w], 0, 0, 0, w);
+                script_init(&h.scripts[1][w], SCRIPT_SIGILL, rng_widths[w], 0, 0, 0, w);
         }
         probe_params_default(&p);
         p.threads = 1;
@@ -346,12 +350,43 @@ static void test_run_all(void) {
         CHECK(!rep.cpus.contention, "contention with --threads 1");
         CHECK_EQ_U64(rep.instr[0].n_runs, 3);
         CHECK_EQ_INT(rep.instr[0].verdict, VERDICT_DEGRADED);
-        /* CPUID lacks RDSEED: never asked for, never drawn from. */
-        CHECK_EQ_U64(h.calls[1], 0);
-        CHECK_EQ_U64(h.scripts[1][0].tries + h.scripts[1][1].tries + h.scripts[1][2].tries, 0);
+        /* CPUID lacks RDSEED and it raises SIGILL: one guarded try of the
+         * first width's source, caught; no run; unsupported. */
+        CHECK_EQ_U64(h.calls[1], 1);
+        CHECK_EQ_U64(h.scripts[1][0].tries, 1);
+        CHECK_EQ_U64(h.scripts[1][1].tries + h.scripts[1][2].tries, 0);
         CHECK_EQ_U64(rep.instr[1].n_runs, 0);
+        CHECK(!rep.instr[1].executes, "SIGILL source executes");
         CHECK_EQ_INT(rep.instr[1].verdict, VERDICT_UNSUPPORTED);
         CHECK_EQ_INT(rep.verdict, VERDICT_DEGRADED);
+
+        /* CPUID lacks RDSEED but it executes (hidden, e.g. Zen5): probed, its
+         * runs keep their verdicts, the instruction's verdict is hidden and
+         * the worst run's is its hardware verdict; the whole probe's
+         * verdict is RDRAND's. */
+        for (int w = 0; w < 3; w++)
+                script_init(&h.scripts[1][w], SCRIPT_RANDOM_FAIL, rng_widths[w], 0.95, 0, 0, w);
+        h.calls[1] = 0;
+        CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
+        CHECK(rep.instr[1].executes && !rep.instr[1].cpuid, "hidden: executes, not in CPUID");
+        CHECK_EQ_U64(rep.instr[1].n_runs, 3);
+        CHECK_EQ_U64(h.scripts[1][0].tries, 1 + 2048); /* the guarded try, then the run */
+        CHECK_EQ_INT(rep.instr[1].hardware_verdict, VERDICT_EXHAUSTED);
+        CHECK_EQ_INT(rep.instr[1].verdict, VERDICT_HIDDEN);
+        CHECK_EQ_INT(rep.verdict, VERDICT_DEGRADED);
+        CHECK(rep.instr[1].runs[0].failure_rate > 0.9, "hidden failure rate %g", rep.instr[1].runs[0].failure_rate);
+
+        /* Hidden and RDRAND absent: the probe's verdict is hidden. */
+        for (int w = 0; w < 3; w++)
+                script_init(&h.scripts[0][w], SCRIPT_SIGILL, rng_widths[w], 0, 0, 0, w);
+        p.cpuid = (const bool[2]) { false, false };
+        CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
+        p.cpuid = cpuid;
+        CHECK_EQ_INT(rep.instr[0].verdict, VERDICT_UNSUPPORTED);
+        CHECK_EQ_INT(rep.verdict, VERDICT_HIDDEN);
+        CHECK_EQ_INT(verdict_exit_code(rep.verdict), EXIT_PROBE_OK);
+        for (int w = 0; w < 3; w++)
+                script_init(&h.scripts[0][w], w == 1 ? SCRIPT_BURSTS : SCRIPT_HEALTHY, rng_widths[w], 0, 3, 5, w);
 
         /* Select one width and instruction. */
         p.instructions = 1u << RNG_RDRAND;
@@ -550,7 +585,330 @@ static void test_kernel_relative(void) {
         }
 }
 
+/* The SIGILL guard: an instruction the CPU lacks (ud2) is caught, one it
+ * has runs; the previous handler and the signal mask come back; it can be
+ * used again. */
+static volatile sig_atomic_t foreign_sigill;
+static void foreign_handler(int sig) {
+        foreign_sigill = 1;
+}
+
+static void test_guard(void) {
+        struct sigaction sa = { .sa_handler = foreign_handler }, now;
+        sigset_t ill, mask;
+        Script bad, good;
+
+        script_init(&bad, SCRIPT_SIGILL, 64, 0, 0, 0, 1);
+        script_init(&good, SCRIPT_HEALTHY, 64, 0, 0, 0, 1);
+        sigemptyset(&sa.sa_mask);
+        CHECK(sigaction(SIGILL, &sa, NULL) == 0, "sigaction");
+        sigemptyset(&ill);
+        sigaddset(&ill, SIGILL);
+        CHECK(sigprocmask(SIG_BLOCK, &ill, NULL) == 0, "block");
+
+        for (int k = 0; k < 3; k++) {
+                CHECK_EQ_INT(rng_source_executes(&bad.source), 0);
+                CHECK_EQ_INT(rng_source_executes(&good.source), 1);
+        }
+        CHECK_EQ_U64(bad.tries, 3);
+        CHECK_EQ_U64(good.tries, 3);
+        CHECK(sigaction(SIGILL, NULL, &now) == 0 && now.sa_handler == foreign_handler, "handler restored");
+        CHECK(sigprocmask(SIG_SETMASK, NULL, &mask) == 0 && sigismember(&mask, SIGILL), "mask restored");
+        CHECK(!foreign_sigill, "the foreign handler ran");
+        CHECK(rng_source_executes(NULL) == -EINVAL, "NULL source");
+        sigprocmask(SIG_UNBLOCK, &ill, NULL);
+        signal(SIGILL, SIG_DFL);
+
+        /* The real instructions: whatever CPUID says, the guarded try never
+         * crashes, and one CPUID advertises executes. */
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                int r = rng_source_executes(rng_source_hardware(i, 64));
+
+                CHECK(r == 0 || r == 1, "hardware %d: %d", i, r);
+                if (rng_cpuid_supported(i))
+                        CHECK_EQ_INT(r, 1);
+        }
+}
+
+/* The usable CPUs, at most n of them; 0 if fewer than n. */
+static unsigned usable_cpus(int *cpus, unsigned n) {
+        cpu_set_t allowed;
+        unsigned k = 0;
+
+        if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0)
+                return 0;
+        for (int c = 0; c < CPU_SETSIZE && k < n; c++)
+                if (CPU_ISSET(c, &allowed))
+                        cpus[k++] = c;
+        return k == n ? n : 0;
+}
+
+/* What the scripts' own records say of a run: the common window from each
+ * thread's first and last draw, and the draws in it. The engine's figures
+ * must agree with this separate calculation. */
+typedef struct Reference {
+        double overlap;
+        uint64_t attempts, failures, delivered;
+        double values_per_sec; /* in the window, all threads; or over the span if none */
+        uint64_t first_max, last_min, span;
+} Reference;
+
+static Reference reference(Script *s, unsigned n) {
+        uint64_t first_min = UINT64_MAX, first_max = 0, last_min = UINT64_MAX, last_max = 0, delivered = 0;
+        Reference ref = {};
+
+        for (unsigned i = 0; i < n; i++) {
+                uint64_t k = MIN(s[i].tries, (uint64_t) s[i].times_cap);
+
+                first_min = MIN(first_min, s[i].times[0]);
+                first_max = MAX(first_max, s[i].times[0]);
+                last_min = MIN(last_min, s[i].times[k - 1]);
+                last_max = MAX(last_max, s[i].times[k - 1]);
+        }
+        ref.first_max = first_max;
+        ref.last_min = last_min;
+        ref.span = last_max - first_min;
+        ref.overlap = last_min > first_max ? (double) (last_min - first_max) / (double) ref.span : 0;
+        for (unsigned i = 0; i < n; i++) {
+                uint64_t k = MIN(s[i].tries, (uint64_t) s[i].times_cap);
+
+                for (uint64_t t = 0; t < k; t++) {
+                        delivered += s[i].oks[t];
+                        if (s[i].times[t] < first_max || s[i].times[t] > last_min)
+                                continue;
+                        ref.attempts++;
+                        ref.failures += !s[i].oks[t];
+                        ref.delivered += s[i].oks[t];
+                }
+        }
+        ref.values_per_sec = last_min > first_max ? ref.delivered * 1e9 / (double) (last_min - first_max)
+                                                  : delivered * 1e9 / (double) ref.span;
+        return ref;
+}
+
+#define WINDOW_TRIES 6000
+
+static void script_timed(Script *s, ScriptKind kind, double rate, uint64_t param, uint64_t param2, uint64_t seed) {
+        script_init(s, kind, 64, rate, param, param2, seed);
+        s->times_cap = 8 * WINDOW_TRIES;
+        s->times = calloc(s->times_cap, sizeof(uint64_t));
+        s->oks = calloc(s->times_cap, sizeof(bool));
+        CHECK(s->times && s->oks, "calloc");
+}
+
+static void script_timed_done(Script *s) {
+        free(s->times);
+        free(s->oks);
+}
+
+static void check_window(const ProbeRun *r, Script *s, unsigned n, const char *what) {
+        Reference ref = reference(s, n);
+        /* The engine interpolates between its marks, one per batch of 128
+         * tries: a thread preempted inside the batch at an end of the window
+         * is off by up to a batch there. */
+        uint64_t slack = 2 * 128 * n;
+
+        printf("%s: overlap %.3f (reference %.3f), window tries %" PRIu64 " (reference %" PRIu64 "), "
+               "%.3g values/s (reference %.3g)\n", what, r->window.overlap, ref.overlap, r->window.attempts,
+               ref.attempts, r->values_per_sec, ref.values_per_sec);
+        CHECK(fabs(r->window.overlap - ref.overlap) <= 0.02, "%s: overlap %g, reference %g", what,
+              r->window.overlap, ref.overlap);
+        CHECK_EQ_INT(r->contended, r->window.overlap >= PROBE_MIN_OVERLAP);
+        CHECK(r->window.attempts <= ref.attempts + slack && r->window.attempts + slack >= ref.attempts,
+              "%s: window tries %" PRIu64 ", reference %" PRIu64, what, r->window.attempts, ref.attempts);
+        CHECK(r->window.failures <= ref.failures + slack && r->window.failures + slack >= ref.failures,
+              "%s: window failures %" PRIu64 ", reference %" PRIu64, what, r->window.failures, ref.failures);
+        if (ref.attempts > 1000)
+                CHECK(fabs(r->failure_rate - (double) ref.failures / (double) ref.attempts) <= 0.03,
+                      "%s: window failure rate %g, reference %g", what, r->failure_rate,
+                      (double) ref.failures / (double) ref.attempts);
+        if (ref.attempts > 1000 || r->window.nsec == 0)
+                CHECK(fabs(r->values_per_sec / ref.values_per_sec - 1) <= 0.15, "%s: %g values/s, reference %g",
+                      what, r->values_per_sec, ref.values_per_sec);
+        CHECK(r->window.nsec <= r->window.span_nsec, "%s: window > span", what);
+}
+
+/* Contention runs whose threads start late: the common window, the overlap
+ * and the figures from the window, against the scripts' own records. The
+ * late starts are ordered through the scripts (a thread waits for a number
+ * of the other's draws), not by wall-clock delays, which a loaded machine
+ * would stretch. */
+static void test_window(void) {
+        const unsigned n = 2;
+        ProbeLimits cap = count_limits(WINDOW_TRIES);
+        const RngSource *srcs[2];
+        Script s[2];
+        int cpus[2];
+        ProbeRun r;
+
+        if (usable_cpus(cpus, n) != n) {
+                printf("window: skipped, fewer than 2 CPUs\n");
+                return;
+        }
+
+        /* Both start at once. How much they overlap depends on the
+         * machine's load (a preempted thread draws less): only agreement
+         * with the records is asserted. */
+        for (unsigned i = 0; i < n; i++) {
+                script_timed(&s[i], SCRIPT_RANDOM_FAIL, 0.3, 0, 0, 50 + i);
+                srcs[i] = &s[i].source;
+        }
+        CHECK_EQ_INT(probe_run_contention(srcs, cpus, n, &cap, &hp, &vp, &r), 0);
+        check_invariants(&r, "window: together");
+        check_window(&r, s, n, "window: together");
+        for (unsigned i = 0; i < n; i++)
+                script_timed_done(&s[i]);
+
+        /* Thread 1 starts once thread 0 has made 4/5 of its tries; each
+         * stops on its own count. */
+        for (unsigned i = 0; i < n; i++) {
+                script_timed(&s[i], SCRIPT_RANDOM_FAIL, 0.3, 0, 0, 60 + i);
+                srcs[i] = &s[i].source;
+        }
+        s[1].after = &s[0];
+        s[1].after_draws = WINDOW_TRIES * 4 / 5;
+        CHECK_EQ_INT(probe_run_contention(srcs, cpus, n, &cap, &hp, &vp, &r), 0);
+        check_window(&r, s, n, "window: late");
+        CHECK(!r.contended && r.window.overlap < 0.5, "late: overlap %g", r.window.overlap);
+        CHECK_EQ_U64(r.attempts, n * WINDOW_TRIES);
+        for (unsigned i = 0; i < n; i++)
+                script_timed_done(&s[i]);
+
+        /* Thread 1 starts once thread 0 is done: (next to) no window; the
+         * rate is over the span, not the sum of the two threads' rates. */
+        for (unsigned i = 0; i < n; i++) {
+                script_timed(&s[i], SCRIPT_HEALTHY, 0, 0, 0, 70 + i);
+                srcs[i] = &s[i].source;
+        }
+        s[1].after = &s[0];
+        s[1].after_draws = WINDOW_TRIES;
+        CHECK_EQ_INT(probe_run_contention(srcs, cpus, n, &cap, &hp, &vp, &r), 0);
+        check_window(&r, s, n, "window: one after the other");
+        CHECK(!r.contended && r.window.overlap < 0.1, "one after the other: overlap %g", r.window.overlap);
+        for (unsigned i = 0; i < n; i++)
+                script_timed_done(&s[i]);
+}
+
+/* The shared deadline, on the pool itself: thread 1 sleeps 3 ms before its
+ * first try; each thread stops at its first check after the pool's
+ * deadline, which is the release's plus the budget, not its own start's. */
+static void test_shared_deadline(void) {
+        const unsigned n = 2;
+        ProbeLimits budget = { .budget_usec = 8000, .max_attempts = 0, .min_attempts = 0 };
+        _cleanup_(pool_freep) Pool *pool = NULL;
+        const RngSource *srcs[2];
+        Script s[2];
+        int cpus[2];
+
+        if (usable_cpus(cpus, n) != n) {
+                printf("shared deadline: skipped, fewer than 2 CPUs\n");
+                return;
+        }
+        for (unsigned i = 0; i < n; i++) {
+                script_init(&s[i], SCRIPT_BURSTS, 64, 0, 12, 20, 90 + i);
+                /* ~1 us per try: 8 ms is ~60 batches, one mark each */
+                s[i].draw_nsec = 1000;
+                srcs[i] = &s[i].source;
+        }
+        s[1].first_delay_nsec = 3000000;
+        CHECK_EQ_INT(pool_new(cpus, n, &pool), 0);
+        if (!pool)
+                return;
+        (void) pool_run(pool, srcs, &budget, &hp, 10);
+        for (unsigned i = 0; i < n; i++) {
+                const Stream *st = &pool->workers[i].stream;
+
+                CHECK_EQ_INT(st->error, 0);
+                CHECK(st->n_marks < STREAM_MARKS && st->mark_stride == 1, "thread %u: %zu marks", i, st->n_marks);
+                CHECK(st->last_nsec >= pool->deadline, "thread %u stopped before the deadline", i);
+                if (st->n_marks >= 2)
+                        CHECK(st->marks[st->n_marks - 2].nsec < pool->deadline,
+                              "thread %u did not stop at its first check after the deadline", i);
+        }
+        /* Its own budget would have ended 3 ms after the shared deadline. */
+        CHECK(pool->workers[1].stream.first_nsec + budget.budget_usec * 1000 > pool->deadline,
+              "thread 1 began before the release");
+}
+
+static void test_sweep_points(void) {
+        unsigned p[PROBE_SWEEP_MAX_POINTS];
+
+        CHECK_EQ_INT(probe_sweep_points(1, p), 1);
+        CHECK_EQ_INT(p[0], 1);
+        CHECK_EQ_INT(probe_sweep_points(2, p), 2);
+        CHECK(p[0] == 1 && p[1] == 2, "2");
+        CHECK_EQ_INT(probe_sweep_points(3, p), 3);
+        CHECK(p[0] == 1 && p[1] == 2 && p[2] == 3, "3");
+        CHECK_EQ_INT(probe_sweep_points(16, p), 5);
+        CHECK(p[3] == 8 && p[4] == 16, "16");
+        CHECK_EQ_INT(probe_sweep_points(1000, p), 11);
+        CHECK(p[9] == 512 && p[10] == 1000, "1000");
+        CHECK_EQ_INT(probe_sweep_points(CPU_SETSIZE, p), 11);
+        CHECK_EQ_INT(p[10], CPU_SETSIZE);
+        CHECK_EQ_INT(probe_sweep_points(0, p), 0);
+}
+
+/* The sweep through the source hook: every thread count, each point's
+ * 1-try and kernel-loop failure rates against the bursts' arithmetic. */
+static const RngSource *sweep_source(RngInstruction i, unsigned width, unsigned thread, void *u) {
+        static Script s[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS][2];
+        int w = rng_width_index(width);
+
+        if (thread >= 2)
+                return NULL;
+        if (i == RNG_RDRAND)
+                script_init(&s[i][w][thread], SCRIPT_SIGILL, width, 0, 0, 0, 1);
+        else
+                script_init(&s[i][w][thread], SCRIPT_BURSTS, width, 0, 12, 20, thread);
+        return &s[i][w][thread].source;
+}
+
+static void test_sweep(void) {
+        const bool cpuid[2] = { false, false };
+        ProbeSweepReport *rep = malloc(sizeof(*rep));
+        int cpus[2];
+        ProbeParams p;
+
+        CHECK(rep, "malloc");
+        if (!rep || usable_cpus(cpus, 2) != 2) {
+                printf("sweep: skipped, fewer than 2 CPUs\n");
+                free(rep);
+                return;
+        }
+        probe_params_default(&p);
+        p.threads = 2;
+        p.widths = 1u << 2;
+        p.limits = count_limits(3200);
+        p.source = sweep_source;
+        p.cpuid = cpuid;
+        p.verdict.kernel_retries = 10;
+        CHECK_EQ_INT(probe_sweep(&p, NULL, rep), 0);
+        /* RDRAND raises SIGILL: not swept; RDSEED is hidden: swept. */
+        CHECK(!rep->presence[RNG_RDRAND].executes && rep->presence[RNG_RDSEED].executes, "presence");
+        CHECK_EQ_INT(rep->n_sweeps, 1);
+        CHECK_EQ_INT(rep->sweeps[0].instruction, RNG_RDSEED);
+        CHECK_EQ_INT(rep->sweeps[0].n_points, 2);
+        for (unsigned k = 0; k < rep->sweeps[0].n_points; k++) {
+                const ProbeRun *r = &rep->sweeps[0].points[k];
+
+                CHECK_EQ_U64(r->threads, k + 1);
+                CHECK_EQ_U64(r->attempts, (k + 1) * 3200);
+                CHECK(fabs(r->failure_rate - 12.0 / 32) < 0.02, "point %u: 1-try failure rate %g", k,
+                      r->failure_rate);
+                CHECK(fabs(r->kernel_loop_failure_rate - 1.0 / 21) < 0.01, "point %u: loop failure rate %g", k,
+                      r->kernel_loop_failure_rate);
+                CHECK(r->window.overlap >= 0 && r->window.overlap <= 1, "point %u: overlap %g", k, r->window.overlap);
+                CHECK_EQ_INT(r->contended, r->window.overlap >= PROBE_MIN_OVERLAP);
+        }
+        free(rep);
+}
+
 int main(void) {
+        test_guard();
+        test_window();
+        test_shared_deadline();
+        test_sweep_points();
+        test_sweep();
         test_kernel_relative();
         test_stuck_bit();
         test_hardware();

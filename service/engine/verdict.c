@@ -5,6 +5,7 @@
 
 static const char *const verdict_names[_VERDICT_MAX] = {
         [VERDICT_UNSUPPORTED] = "unsupported",
+        [VERDICT_HIDDEN] = "hidden",
         [VERDICT_OK] = "ok",
         [VERDICT_DEGRADED] = "degraded",
         [VERDICT_EXHAUSTED] = "exhausted",

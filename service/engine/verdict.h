@@ -6,7 +6,10 @@
 #include <stdint.h>
 
 typedef enum Verdict {
-        VERDICT_UNSUPPORTED, /* CPUID does not advertise it: never executed */
+        VERDICT_UNSUPPORTED, /* CPUID does not advertise it and it does not execute */
+        VERDICT_HIDDEN,      /* CPUID does not advertise it (the kernel or a hypervisor hid it),
+                              * yet it executes: what it does then is information about the
+                              * CPU, not the verdict of an instruction anything relies on */
         VERDICT_OK,          /* no failed try, output checks passed */
         VERDICT_DEGRADED,    /* failures seen, but every value came within kernel_retries tries */
         VERDICT_EXHAUSTED,   /* some value needed more: the kernel's retry loop would have failed */
@@ -26,7 +29,7 @@ typedef struct VerdictParams {
 
 /* Exit codes of `rng-health probe` (documented in --help). */
 enum {
-        EXIT_PROBE_OK = 0,        /* ok, degraded or unsupported */
+        EXIT_PROBE_OK = 0,        /* ok, degraded, hidden or unsupported */
         EXIT_PROBE_ERROR = 1,     /* runtime error */
         EXIT_PROBE_USAGE = 2,     /* bad arguments */
         EXIT_PROBE_EXHAUSTED = 3, /* worst verdict exhausted */

@@ -54,6 +54,8 @@ void event_fields_done(EventFields *f) {
 
 int verdict_priority(Verdict v) {
         switch (v) {
+        case VERDICT_HIDDEN:
+                return LOG_NOTICE;
         case VERDICT_DEGRADED:
                 return LOG_WARNING;
         case VERDICT_EXHAUSTED:
@@ -120,6 +122,10 @@ int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, c
         if (k < 0)
                 return k;
         EVENT_ADD(f, "RNG_VERDICT=%s", verdict_to_string(s.verdict));
+        EVENT_ADD(f, "RNG_HARDWARE_VERDICT=%s", verdict_to_string(in->hardware_verdict));
+        EVENT_ADD(f, "RNG_CPUID=%s", in->cpuid ? "yes" : "no");
+        EVENT_ADD(f, "RNG_CONTENTION_RUNS=%u", in->contention_runs);
+        EVENT_ADD(f, "RNG_CONTENDED_RUNS=%u", in->contended_runs);
         EVENT_ADD(f, "RNG_ATTEMPTS=%" PRIu64, s.worst->attempts);
         EVENT_ADD(f, "RNG_FAILURES=%" PRIu64, s.worst->failures);
         EVENT_ADD(f, "RNG_FAILURE_RATE=%.4f", s.worst->failure_rate);
@@ -170,6 +176,7 @@ int event_output_check(EventFields *f, RngInstruction i, const ProbeRun *run, co
 
 int event_unavailable(EventFields *f, const ProbeInstruction *in) {
         const char *name = rng_instruction_upper_to_string(in->instruction);
+        bool hidden = !in->cpuid && in->executes;
         int k;
 
         if (in->cpuid && in->kernel.state != KERNEL_STATE_DISABLED)
@@ -177,12 +184,19 @@ int event_unavailable(EventFields *f, const ProbeInstruction *in) {
         k = add_header(f, RNG_MID_UNAVAILABLE_STR, in->cpuid ? LOG_WARNING : LOG_NOTICE);
         if (k < 0)
                 return k;
-        if (!in->cpuid)
-                EVENT_ADD(f, "MESSAGE=%s is not supported by this CPU (not in CPUID): nothing to probe", name);
+        if (hidden)
+                EVENT_ADD(f, "MESSAGE=%s is hidden: not advertised by CPUID, yet it executes (%s%s%s); probed anyway, "
+                          "nothing relies on it", name, in->kernel.reason ?: "reason unknown",
+                          in->kernel.reason_source == KERNEL_REASON_ERRATA ? ", from the errata table" : "",
+                          in->kernel.reason_source == KERNEL_REASON_KERNEL_LOG ? ", the kernel's message" : "");
+        else if (!in->cpuid)
+                EVENT_ADD(f, "MESSAGE=%s is not supported by this CPU (%s): nothing to probe", name,
+                          in->kernel.state == KERNEL_STATE_ABSENT ? in->kernel.reason : "not in CPUID");
         else
                 EVENT_ADD(f, "MESSAGE=%s is disabled by the kernel: %s", name, in->kernel.reason ?: "reason unknown");
         EVENT_ADD(f, "RNG_INSTRUCTION=%s", name);
-        EVENT_ADD(f, "RNG_REASON=%s", in->cpuid ? "kernel" : "cpuid");
+        EVENT_ADD(f, "RNG_REASON=%s", in->cpuid ? "kernel" : hidden ? "hidden" : "cpuid");
+        EVENT_ADD(f, "RNG_KERNEL_REASON_SOURCE=%s", kernel_reason_source_to_string(in->kernel.reason_source));
         EVENT_ADD(f, "RNG_CPUID=%s", in->cpuid ? "yes" : "no");
         EVENT_ADD(f, "RNG_KERNEL_STATE=%s", kernel_state_kind_to_string(in->kernel.state));
         if (in->kernel.reason_id)

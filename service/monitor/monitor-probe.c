@@ -5,6 +5,7 @@
 #include <syslog.h>
 
 #include "journal-event.h"
+#include "journal-kernel-log.h"
 #include "macro.h"
 #include "monitor-probe.h"
 #include "probe-errata.h"
@@ -14,6 +15,7 @@ struct ProbeWatch {
         sd_event *event;
         VerdictSource *source; /* the Manager's; NULL once detached */
         const Config *config;
+        char *sysfs_root;
         sd_event_source *timer;
         /* what the last unavailable events said, to send them only on change */
         bool unavailable_known[_RNG_INSTRUCTION_MAX];
@@ -58,7 +60,7 @@ static void send_results(const ProbeReport *report, const char *trigger) {
                 const ProbeInstruction *in = &report->instr[i];
                 EventFields f = {};
 
-                if (!in->selected || !in->cpuid)
+                if (!in->selected || in->n_runs == 0)
                         continue;
                 send_event(event_probe_result(&f, report, i, trigger), &f, "probe result");
                 for (unsigned j = 0; j < in->n_runs; j++)
@@ -70,13 +72,15 @@ static void send_results(const ProbeReport *report, const char *trigger) {
 
 static int run_probe(const ProbeWatch *w, ProbeReport *report) {
         ProbeParams params = w->config->probe;
-        bool cpuid[_RNG_INSTRUCTION_MAX];
+        RngPresence presence[_RNG_INSTRUCTION_MAX];
         KernelState kernel;
         int r;
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                cpuid[i] = rng_cpuid_supported(i);
-        (void) kernel_state_read(cpuid, &kernel);
+        probe_detect(&params, presence);
+        (void) kernel_state_read(presence, journal_kernel_log_scan, NULL, &kernel);
+        params.presence = presence;
+        params.kernel_counters = true;
+        params.sysfs_root = w->sysfs_root;
 
         r = probe_run_all(&params, &kernel, report);
         if (r == -E2BIG) {
@@ -173,13 +177,19 @@ const Verdict *probe_watch_instruction_verdicts(const ProbeWatch *w) {
         return w->verdicts;
 }
 
-int probe_watch_new(sd_event *e, const Config *config, VerdictSource *source, ProbeWatch **ret) {
+int probe_watch_new(sd_event *e, const Config *config, const char *sysfs_root, VerdictSource *source,
+                    ProbeWatch **ret) {
         ProbeWatch *w;
 
         w = calloc(1, sizeof(*w));
         if (!w)
                 return -ENOMEM;
+        if (sysfs_root && !(w->sysfs_root = strdup(sysfs_root))) {
+                free(w);
+                return -ENOMEM;
+        }
         *w = (ProbeWatch) {
+                .sysfs_root = w->sysfs_root,
                 .event = sd_event_ref(e),
                 .source = source,
                 .config = config,
@@ -196,6 +206,7 @@ ProbeWatch *probe_watch_free(ProbeWatch *w) {
         sd_event_source_disable_unref(w->timer);
         sd_event_unref(w->event);
         free(w->last);
+        free(w->sysfs_root);
         free(w);
         return NULL;
 }

@@ -15,8 +15,10 @@
 typedef struct ProbeWatch ProbeWatch;
 
 /* source: where it reports (the Manager's), kept until probe_watch_free(),
- * which reports nothing. */
-int probe_watch_new(sd_event *e, const Config *config, VerdictSource *source, ProbeWatch **ret);
+ * which reports nothing. sysfs_root: where the kernel's counters are read
+ * around the contention runs (NULL: /). */
+int probe_watch_new(sd_event *e, const Config *config, const char *sysfs_root, VerdictSource *source,
+                    ProbeWatch **ret);
 ProbeWatch *probe_watch_free(ProbeWatch *w);
 
 /* Probe now ("boot", "reload"; the timer uses "reprobe") and re-arm the

@@ -277,7 +277,7 @@ int manager_new(const char *root, Manager **ret) {
         verdict_source_init(&m->kernel_source, "kernel", on_source_report, m);
         (void) aggregator_add_source(&m->aggregator, &m->probe_source);
         (void) aggregator_add_source(&m->aggregator, &m->kernel_source);
-        r = probe_watch_new(m->event, &m->config, &m->probe_source, &m->probe);
+        r = probe_watch_new(m->event, &m->config, m->root, &m->probe_source, &m->probe);
         if (r < 0)
                 return log_error_errno(r, "failed to set up the probe: %s", strerror(-r));
         r = sd_event_add_defer(m->event, &m->metrics_write, on_metrics_write, m);

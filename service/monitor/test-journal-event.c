@@ -122,7 +122,8 @@ static void test_unsupported(void) {
 
         /* kernel-disabled: still probed, and reported */
         r.instr[RNG_RDSEED].cpuid = true;
-        r.instr[RNG_RDSEED].kernel = (KernelInstructionState) { KERNEL_STATE_DISABLED, "nordrand", "nordrand on the command line" };
+        r.instr[RNG_RDSEED].kernel = (KernelInstructionState) { KERNEL_STATE_DISABLED, "nordrand", "nordrand on the command line",
+                                                                KERNEL_REASON_CMDLINE };
         CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_RDSEED]), 0);
         check_field(&f, "RNG_REASON", "kernel");
         check_field(&f, "RNG_KERNEL_STATE", "disabled");
@@ -131,6 +132,44 @@ static void test_unsupported(void) {
         event_fields_done(&f);
         r.instr[RNG_RDSEED].kernel.state = KERNEL_STATE_ENABLED;
         CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_RDSEED]), -ENODATA);
+}
+
+/* RDSEED hidden (not in CPUID, executes, fails 95 %): probed, the result
+ * sent with verdict hidden at notice, the hardware verdict beside it, and the
+ * unavailable event says hidden; the status names it hidden, not absent. */
+static bool startswith(const char *s, const char *prefix) {
+        return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static void test_hidden(void) {
+        _cleanup_free_ char *status = NULL;
+        ProbeReport r;
+        EventFields f = {};
+
+        script_make_hidden_report(SCRIPT_RANDOM_FAIL, 0.95, 0, &r);
+        CHECK_EQ_INT(r.instr[RNG_RDSEED].verdict, VERDICT_HIDDEN);
+        CHECK_EQ_INT(r.verdict, VERDICT_OK);
+
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
+        check_field(&f, "RNG_VERDICT", "hidden");
+        check_field(&f, "RNG_HARDWARE_VERDICT", "exhausted");
+        check_field(&f, "RNG_CPUID", "no");
+        check_field(&f, "PRIORITY", "5");
+        event_fields_done(&f);
+
+        CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_RDSEED]), 0);
+        check_field(&f, "RNG_REASON", "hidden");
+        check_field(&f, "RNG_CPUID", "no");
+        check_field(&f, "PRIORITY", "5");
+        CHECK(strstr(event_fields_get(&f, "MESSAGE"), "RDSEED is hidden: not advertised by CPUID, yet it executes") != NULL,
+              "message: %s", event_fields_get(&f, "MESSAGE"));
+        event_fields_done(&f);
+
+        status = status_format_probe(&r);
+        CHECK(status && startswith(status, "RDRAND ok (0 of 6.14k tries failed); RDSEED hidden by the kernel: run anyway, "),
+              "status: %s", status ?: "(null)");
+        CHECK(status && strstr(status, "% of tries failed") && !strstr(status, "not supported"), "status: %s",
+              status ?: "(null)");
 }
 
 static void test_output_check(void) {
@@ -304,6 +343,7 @@ static void test_aggregator(void) {
 }
 
 int main(void) {
+        test_hidden();
         test_probe_result();
         test_exhausted_and_status();
         test_unsupported();

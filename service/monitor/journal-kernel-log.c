@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include <stdio.h>
+#include <string.h>
+
+#include <systemd/sd-id128.h>
+#include <systemd/sd-journal.h>
+
+#include "journal-kernel-log.h"
+
+KernelLogState journal_kernel_log_scan(const KernelReason *reasons[_RNG_INSTRUCTION_MAX], void *userdata) {
+        char match[sizeof("_BOOT_ID=") + SD_ID128_STRING_MAX], id[SD_ID128_STRING_MAX];
+        sd_journal *j = NULL;
+        sd_id128_t boot;
+        int r;
+
+        if (sd_id128_get_boot(&boot) < 0 || sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM) < 0)
+                return KERNEL_LOG_UNREADABLE;
+        snprintf(match, sizeof(match), "_BOOT_ID=%s", sd_id128_to_string(boot, id));
+        r = sd_journal_add_match(j, "_TRANSPORT=kernel", 0);
+        if (r >= 0)
+                r = sd_journal_add_match(j, match, 0);
+        if (r >= 0)
+                r = sd_journal_seek_head(j);
+        while (r >= 0 && (r = sd_journal_next(j)) > 0) {
+                const KernelReason *m;
+                const void *data;
+                size_t len;
+
+                if (sd_journal_get_data(j, "MESSAGE", &data, &len) < 0 || len < strlen("MESSAGE="))
+                        continue;
+                m = kernel_reason_match((const char *) data + strlen("MESSAGE="), len - strlen("MESSAGE="));
+                if (m)
+                        reasons[m->instruction] = m;
+        }
+        sd_journal_close(j);
+        return r < 0 ? KERNEL_LOG_UNREADABLE : KERNEL_LOG_READ;
+}

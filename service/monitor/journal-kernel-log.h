@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The kernel's reasons for disabling or hiding an instruction, from this
+ * boot's kernel messages in the journal: the daemon's KernelLogScanFn. It
+ * runs without CAP_SYSLOG, so /dev/kmsg is not readable to it; journald
+ * stores every kernel message with _TRANSPORT=kernel, which no client can
+ * forge. */
+
+#include "kernel-state.h"
+
+/* userdata: unused. KERNEL_LOG_UNREADABLE when the journal cannot be
+ * opened or read. */
+KernelLogState journal_kernel_log_scan(const KernelReason *reasons[_RNG_INSTRUCTION_MAX], void *userdata);
