@@ -59,6 +59,7 @@ static const struct {
         { "RNG_KERNEL_RETRIES", UINT32_MAX },
         { "RNG_EXIT_STATUS", 255 },
         { "RNG_COUNT", UINT64_MAX },
+        { "RNG_OWN_PROBE", 1 },
 };
 
 /* An entry is taken whole or not at all: every numeric field it has is an
@@ -181,6 +182,9 @@ int report_add_entry(Report *r, sd_id128_t boot_id, uint64_t realtime_usec, cons
                                         /* saturating */
                                         b->kernel_failures = n > UINT64_MAX - b->kernel_failures ?
                                                                      UINT64_MAX : b->kernel_failures + n;
+                                        if (field_u64(f, "RNG_OWN_PROBE") == 1)
+                                                b->kernel_own_failures = n > UINT64_MAX - b->kernel_own_failures ?
+                                                                                 UINT64_MAX : b->kernel_own_failures + n;
                                 }
                         }
         return 0;
@@ -370,7 +374,9 @@ void report_print(const Report *r, sd_id128_t current_boot, FILE *f) {
                                 fprintf(f, "not probed");
                         if (in->unavailable[0])
                                 fprintf(f, "%s%s", in->verdict[0] ? "; " : ": ",
-                                        strcmp(in->unavailable, "kernel") == 0 ? "disabled by the kernel" : "not in CPUID");
+                                        strcmp(in->unavailable, "kernel") == 0   ? "disabled by the kernel"
+                                        : strcmp(in->unavailable, "hidden") == 0 ? "hidden by the kernel"
+                                                                                  : "not in CPUID");
                         fputc('\n', f);
                 }
                 fprintf(f, "  Probes:                %u\n", b->probes);
@@ -384,7 +390,10 @@ void report_print(const Report *r, sd_id128_t current_boot, FILE *f) {
                 fprintf(f, "  Kernel events:        ");
                 for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++) {
                         fprintf(f, "%s %u %s", k ? "," : "", b->kernel_events[k], kernel_rng_msg_kind_to_string(k));
-                        if (k == KERNEL_RNG_MSG_FAILED)
+                        if (k == KERNEL_RNG_MSG_FAILED && b->kernel_own_failures)
+                                fprintf(f, " (%" PRIu64 " failures counted, %" PRIu64 " of them during rng-health's own probe)",
+                                        b->kernel_failures, b->kernel_own_failures);
+                        else if (k == KERNEL_RNG_MSG_FAILED)
                                 fprintf(f, " (%" PRIu64 " failures counted)", b->kernel_failures);
                 }
                 fputc('\n', f);
@@ -433,6 +442,7 @@ static int boot_to_json(const ReportBoot *b, sd_id128_t current, struct json_obj
         for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
                 JSON_ADD(kernel, kernel_rng_msg_kind_to_string(k), json_object_new_uint64(b->kernel_events[k]));
         JSON_ADD(kernel, "failures", json_object_new_uint64(b->kernel_failures));
+        JSON_ADD(kernel, "own_probe_failures", json_object_new_uint64(b->kernel_own_failures));
         for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++) {
                 const ReportInstruction *in = &b->instr[k];
                 struct json_object *i;

@@ -40,6 +40,7 @@ typedef struct ReportBoot {
         /* the kernel watch's events: exhausted, failed, disabled, defective */
         unsigned kernel_events[_KERNEL_RNG_MSG_MAX]; /* per KernelRngMsgKind */
         uint64_t kernel_failures;       /* sum of RNG_COUNT of exhausted/failed events */
+        uint64_t kernel_own_failures;   /* of those, during rng-health's own probe (RNG_OWN_PROBE=1) */
         ReportInstruction instr[_RNG_INSTRUCTION_MAX];
 } ReportBoot;
 

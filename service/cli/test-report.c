@@ -105,9 +105,22 @@ static void test_report_model(void) {
         CHECK_EQ_INT(report_add_entry(&rep, b2, 9500, &f), 0);
         event_fields_done(&f);
 
+        /* one during the own probe: counted, and apart */
+        CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_KERNEL_EXHAUSTED_STR), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_COUNT=3"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_OWN_PROBE=1"), 0);
+        CHECK_EQ_INT(report_add_entry(&rep, b2, 9600, &f), 0);
+        event_fields_done(&f);
+        CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_KERNEL_EXHAUSTED_STR), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_COUNT=3"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_OWN_PROBE=2"), 0);
+        CHECK(report_add_entry(&rep, b2, 9700, &f) < 0, "RNG_OWN_PROBE=2 accepted");
+        event_fields_done(&f);
+
         CHECK_EQ_INT(rep.n_boots, 2);
-        CHECK_EQ_INT(rep.boots[1].kernel_events[0], 1);
-        CHECK_EQ_U64(rep.boots[1].kernel_failures, 5);
+        CHECK_EQ_INT(rep.boots[1].kernel_events[0], 2);
+        CHECK_EQ_U64(rep.boots[1].kernel_failures, 8);
+        CHECK_EQ_U64(rep.boots[1].kernel_own_failures, 3);
         CHECK(strcmp(rep.boots[0].boot_verdict, "exhausted") == 0, "boot verdict %s", rep.boots[0].boot_verdict);
         CHECK_EQ_INT(rep.boots[0].probes, 2);
         CHECK_EQ_U64(rep.boots[0].first_usec, 1000);
@@ -123,7 +136,8 @@ static void test_report_model(void) {
         CHECK(strstr(text, "Boot 01000000000000000000000000000000: "), "%s", text);
         CHECK(strstr(text, "Boot 02000000000000000000000000000000 (current): "), "%s", text);
         CHECK(strstr(text, "  RDSEED                 exhausted (worst exhausted): "), "%s", text);
-        CHECK(strstr(text, "  Kernel events:         1 exhausted, 0 failed (5 failures counted), 0 disabled, 0 defective\n"),
+        CHECK(strstr(text, "  Kernel events:         2 exhausted, 0 failed (8 failures counted, 3 of them during "
+                           "rng-health's own probe), 0 disabled, 0 defective\n"),
               "%s", text);
 
         CHECK_EQ_INT(report_to_json(&rep, b2, &j), 0);

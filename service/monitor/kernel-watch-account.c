@@ -57,14 +57,19 @@ static bool kind_is_failure(KernelRngMsgKind k) {
 /* The events of one instruction: one per bucket with messages, and a
  * counted-only one when the counter grew without a failure line. */
 static size_t account_instruction(const KernelWatchState *state, const KernelCounters *counters,
-                                  const KernelWatchBatch *batch, RngInstruction i, KernelWatchState *next,
-                                  KernelEventInfo *events) {
-        uint64_t grown = 0;
+                                  const KernelWatchBatch *batch, RngInstruction i, uint64_t own_pending,
+                                  KernelWatchState *next, uint64_t *ret_own, KernelEventInfo *events) {
+        uint64_t grown = 0, own;
         bool carried = false;
         size_t n = 0;
 
         if (counters && counters->exhausted[i] > state->reported[i])
                 grown = counters->exhausted[i] - state->reported[i];
+        /* The own probe's part first: it happened in its window, and
+         * whatever else grew is someone else's. */
+        own = MIN(own_pending, grown);
+        grown -= own;
+        *ret_own = own;
 
         for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++) {
                 const KernelWatchBucket *b = &batch->buckets[k][i];
@@ -100,6 +105,15 @@ static size_t account_instruction(const KernelWatchState *state, const KernelCou
                 };
                 next->recorded[KERNEL_RNG_MSG_EXHAUSTED][i] += grown;
         }
+        if (own > 0) {
+                events[n++] = (KernelEventInfo) {
+                        .kind = KERNEL_RNG_MSG_EXHAUSTED,
+                        .instruction = i,
+                        .count = own,
+                        .own_probe = true,
+                };
+                next->own[i] += own;
+        }
         if (counters)
                 next->reported[i] = MAX(state->reported[i], counters->exhausted[i]);
         return n;
@@ -116,7 +130,8 @@ const KernelCounters *kernel_watch_counters_update(KernelWatchCounters *v, int r
 }
 
 int kernel_watch_account(const KernelWatchState *state, const KernelCounters *counters,
-                         const KernelWatchBatch *batch, const char *cursor, KernelWatchStep *ret) {
+                         const KernelWatchBatch *batch, const char *cursor, const uint64_t *own_pending,
+                         KernelWatchStep *ret) {
         KernelWatchStep s = {};
         int r;
 
@@ -127,7 +142,8 @@ int kernel_watch_account(const KernelWatchState *state, const KernelCounters *co
                 return r;
 
         for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                s.n_events += account_instruction(state, counters, batch, i, &s.next, s.events + s.n_events);
+                s.n_events += account_instruction(state, counters, batch, i, own_pending ? own_pending[i] : 0,
+                                                  &s.next, &s.own_used[i], s.events + s.n_events);
         if (s.n_events == 0) {
                 *ret = s;
                 return 0;
@@ -167,19 +183,24 @@ int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters, Ve
 
         for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
                 const char *name = rng_instruction_upper_to_string(i);
-                /* counted by the kernel, or (without counters) logged lines */
-                uint64_t failures = MAX(s->reported[i], s->recorded[KERNEL_RNG_MSG_EXHAUSTED][i] +
-                                                                s->recorded[KERNEL_RNG_MSG_FAILED][i]);
+                /* counted by the kernel, or (without counters) logged lines;
+                 * not those during the own probe */
+                uint64_t failures = MAX(s->reported[i] - MIN(s->own[i], s->reported[i]),
+                                        s->recorded[KERNEL_RNG_MSG_EXHAUSTED][i] + s->recorded[KERNEL_RNG_MSG_FAILED][i]);
 
                 for (KernelRngMsgKind kind = 0; kind < _KERNEL_RNG_MSG_MAX; kind++)
                         if (s->recorded[kind][i] > 0)
                                 v = verdict_worst(v, kernel_rng_msg_kind_verdict(kind));
-                if (s->reported[i] > 0)
+                if (s->reported[i] > s->own[i])
                         v = verdict_worst(v, VERDICT_EXHAUSTED);
 
                 if (failures > 0)
                         k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s exhausted %" PRIu64 "x",
                                       k ? ", " : "", name, failures);
+                if (s->own[i] > 0)
+                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)),
+                                      "%s%s exhausted %" PRIu64 "x during rng-health's own probe", k ? ", " : "",
+                                      name, s->own[i]);
                 if (s->recorded[KERNEL_RNG_MSG_DISABLED][i] > 0)
                         k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s disabled",
                                       k ? ", " : "", name);

@@ -15,7 +15,12 @@
  * - Without counters, RNG_COUNT is the bucket's message count.
  * - A counter below the state (went backwards) counts 0 and never lowers
  *   what was reported.
- * - One event per (kind, instruction) bucket with messages. */
+ * - One event per (kind, instruction) bucket with messages.
+ * - Own load: of the counter's growth, up to the exhaustions the kernel
+ *   counted while rng-health's own contention probe ran (own_pending, from
+ *   the probe's counter snapshots around its runs) go into an event of their
+ *   own (own_probe), into the state's own[] and not recorded[]: they are
+ *   counted like the others, but not against the kernel's verdict. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -51,9 +56,10 @@ int kernel_watch_batch_add(KernelWatchBatch *b, const KernelRngMsg *m, const cha
 
 typedef struct KernelWatchStep {
         /* kernel_message points into the batch: send before clearing it */
-        KernelEventInfo events[KERNEL_WATCH_EVENTS_MAX];
+        KernelEventInfo events[KERNEL_WATCH_EVENTS_MAX + _RNG_INSTRUCTION_MAX];
         size_t n_events;
         KernelWatchState next; /* owned (its own copy of the cursor) */
+        uint64_t own_used[_RNG_INSTRUCTION_MAX]; /* of own_pending, attributed in this step */
 } KernelWatchStep;
 
 void kernel_watch_step_done(KernelWatchStep *s);
@@ -76,11 +82,14 @@ const KernelCounters *kernel_watch_counters_update(KernelWatchCounters *v, int r
 
 /* One accounting step. counters: the snapshot, NULL where the kernel has
  * none. cursor: of the last message in the batch (copied into the next
- * state), NULL to keep the state's. Returns the number of events (0: the
- * next state equals the state, nothing to send or write) or -ENOMEM; the
- * next state's serial is the state's + 1 when there are events. */
+ * state), NULL to keep the state's. own_pending: exhaustions during the
+ * own probe not yet attributed ([_RNG_INSTRUCTION_MAX], NULL: none).
+ * Returns the number of events (0: the next state equals the state,
+ * nothing to send or write) or -ENOMEM; the next state's serial is the
+ * state's + 1 when there are events. */
 int kernel_watch_account(const KernelWatchState *state, const KernelCounters *counters,
-                         const KernelWatchBatch *batch, const char *cursor, KernelWatchStep *ret);
+                         const KernelWatchBatch *batch, const char *cursor, const uint64_t *own_pending,
+                         KernelWatchStep *ret);
 
 /* The verdict and status fragment of a state ("kernel: RDSEED exhausted
  * 3x", "kernel: no RNG failures"; "... logged" without counters). */

@@ -24,9 +24,9 @@ Verdict kernel_rng_msg_kind_verdict(KernelRngMsgKind k) {
 
 int event_kernel(EventFields *f, const KernelEventInfo *in) {
         const char *name = rng_instruction_upper_to_string(in->instruction);
-        Verdict v = kernel_rng_msg_kind_verdict(in->kind);
+        Verdict v = in->own_probe ? VERDICT_OK : kernel_rng_msg_kind_verdict(in->kind);
 
-        if (!name || !kernel_rng_msg_kind_to_string(in->kind))
+        if (!name || !kernel_rng_msg_kind_to_string(in->kind) || (in->own_probe && in->kind != KERNEL_RNG_MSG_EXHAUSTED))
                 return -EINVAL;
 
         EVENT_ADD(f, "MESSAGE_ID=%s", rng_kernel_message_id(in->kind));
@@ -34,7 +34,11 @@ int event_kernel(EventFields *f, const KernelEventInfo *in) {
         EVENT_ADD(f, "SYSLOG_IDENTIFIER=rng-health");
         switch (in->kind) {
         case KERNEL_RNG_MSG_EXHAUSTED:
-                if (in->messages == 0)
+                if (in->own_probe)
+                        EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhausted %" PRIu64 " time(s) while rng-health's "
+                                  "own contention probe ran (its load: not counted against the kernel's verdict)",
+                                  name, in->count);
+                else if (in->messages == 0)
                         EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhausted %" PRIu64
                                   " time(s) (the kernel's counter; its log lines follow, or were rate-limited)",
                                   name, in->count);
@@ -78,6 +82,8 @@ int event_kernel(EventFields *f, const KernelEventInfo *in) {
                 EVENT_ADD(f, "RNG_KERNEL_MESSAGE=%s", in->kernel_message);
         if (in->reason_id)
                 EVENT_ADD(f, "RNG_KERNEL_REASON=%s", in->reason_id);
+        if (in->own_probe)
+                EVENT_ADD(f, "RNG_OWN_PROBE=1");
         EVENT_ADD(f, "RNG_STATE_SERIAL=%" PRIu64, in->state_serial);
         return 0;
 }

@@ -27,6 +27,9 @@ typedef struct KernelEventInfo {
         const char *kernel_message; /* the first line of the window, or NULL */
         const char *reason_id;      /* disabled: the reason's id */
         uint64_t state_serial;
+        /* Exhaustions the kernel counted while rng-health's own contention
+         * probe ran: RNG_OWN_PROBE=1, not against the verdict. */
+        bool own_probe;
 } KernelEventInfo;
 
 /* Pure: MESSAGE_ID, PRIORITY, MESSAGE and the RNG_* fields of one event. */

@@ -38,6 +38,7 @@ typedef struct StateSeen {
         bool boot, cursor, serial;
         bool reported[_RNG_INSTRUCTION_MAX];
         bool recorded[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX];
+        bool own[_RNG_INSTRUCTION_MAX];
 } StateSeen;
 
 /* The number a known key stores into and its seen flag, or NULL for an
@@ -54,6 +55,11 @@ static uint64_t *state_slot(KernelWatchState *s, StateSeen *seen, const char *ke
                 if (strcmp(key, name) == 0) {
                         *ret_seen = &seen->reported[i];
                         return &s->reported[i];
+                }
+                snprintf(name, sizeof(name), "own_%s", rng_instruction_to_string(i));
+                if (strcmp(key, name) == 0) {
+                        *ret_seen = &seen->own[i];
+                        return &s->own[i];
                 }
                 for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++) {
                         snprintf(name, sizeof(name), "recorded_%s_%s", kernel_rng_msg_kind_to_string(k),
@@ -168,6 +174,12 @@ int kernel_watch_state_parse_why(const char *text, size_t len, KernelWatchState 
                 r = -EBADMSG;
                 goto fail;
         }
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                if (s.own[i] > s.reported[i]) {
+                        why = "more exhaustions during the own probe than reported";
+                        r = -EBADMSG;
+                        goto fail;
+                }
         *ret = s;
         s = (KernelWatchState) {};
         return 0;
@@ -209,6 +221,7 @@ int kernel_watch_state_format(const KernelWatchState *s, char **ret) {
         fprintf(f, "serial=%" PRIu64 "\n", s->serial);
         for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
                 fprintf(f, "reported_%s=%" PRIu64 "\n", rng_instruction_to_string(i), s->reported[i]);
+                fprintf(f, "own_%s=%" PRIu64 "\n", rng_instruction_to_string(i), s->own[i]);
                 for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
                         fprintf(f, "recorded_%s_%s=%" PRIu64 "\n", kernel_rng_msg_kind_to_string(k),
                                 rng_instruction_to_string(i), s->recorded[k][i]);

@@ -10,8 +10,11 @@
  *   serial=<n>                   of the last recorded flush (RNG_STATE_SERIAL)
  *   reported_<instr>=<n>         exhausted counts accounted for
  *   recorded_<kind>_<instr>=<n>  counts in events, per kind
+ *   own_<instr>=<n>              exhausted counts that happened during
+ *                                rng-health's own contention probe
+ *                                (included in reported_; optional, 0)
  * The file is taken as a whole or refused (-EBADMSG): every key but the
- * cursor is required and each key appears once, so a file cut anywhere,
+ * cursor and own_ is required and each key appears once, so a file cut anywhere,
  * even at a line boundary, is refused. Refused too: an unknown key, a line
  * without "=" or newline, a NUL byte, a line of KERNEL_WATCH_STATE_LINE_MAX
  * bytes or more, a bad boot id, an empty cursor, a value that is not an
@@ -40,6 +43,9 @@ typedef struct KernelWatchState {
         uint64_t serial;                                /* of the last recorded flush */
         uint64_t reported[_RNG_INSTRUCTION_MAX];        /* exhausted counts accounted for */
         uint64_t recorded[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX]; /* counts in events */
+        /* Of reported: exhaustions during rng-health's own contention probe,
+         * in their own events, not in recorded (not against the verdict). */
+        uint64_t own[_RNG_INSTRUCTION_MAX];
 } KernelWatchState;
 
 void kernel_watch_state_done(KernelWatchState *s);
@@ -53,7 +59,8 @@ int kernel_watch_state_parse(const char *text, size_t len, KernelWatchState *ret
 int kernel_watch_state_parse_why(const char *text, size_t len, KernelWatchState *ret, const char **ret_why);
 /* A state that says more exhaustions were reported than the kernel has
  * counted is not this kernel's: -ERANGE, with why (file-free) in buf.
- * counters NULL (not readable): 0. */
+ * counters NULL (not readable): 0. (A state whose own_ exceeds its
+ * reported_ is refused by the parser.) */
 int kernel_watch_state_check_counters(const KernelWatchState *s, const KernelCounters *counters, char *buf,
                                       size_t len);
 /* Pure: the file's text (malloc'ed, NUL-terminated). */

@@ -41,6 +41,7 @@ struct KernelWatch {
 
         KernelWatchState state;
         KernelWatchCounters counters;
+        uint64_t own_pending[_RNG_INSTRUCTION_MAX]; /* own probe's exhaustions not yet recorded */
 
         Verdict verdict;
         char *status;
@@ -142,9 +143,11 @@ static int watch_flush(KernelWatch *w) {
         int r;
 
         r = kernel_watch_account(&w->state, watch_read_counters(w), &w->batch,
-                                 w->read_cursor, &step);
+                                 w->read_cursor, w->own_pending, &step);
         if (r <= 0)
                 return r;
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                w->own_pending[i] -= step.own_used[i];
 
         /* .new before the events, committed after: see kernel-watch.h. */
         if (w->state_dir) {
@@ -464,6 +467,7 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *sou
         w->source = source;
         w->flush_usec = p->flush_usec;
         w->settle_usec = p->settle_usec;
+        memcpy(w->own_pending, p->own_load, sizeof(w->own_pending));
         if ((p->state_dir && !(w->state_dir = strdup(p->state_dir))) ||
             (p->sysfs_root && !(w->sysfs_root = strdup(p->sysfs_root))))
                 return -ENOMEM;
@@ -549,6 +553,12 @@ KernelWatch *kernel_watch_free(KernelWatch *w) {
         free(w->status);
         free(w);
         return NULL;
+}
+
+void kernel_watch_add_own_load(KernelWatch *w, RngInstruction i, uint64_t count) {
+        if (!w || (unsigned) i >= _RNG_INSTRUCTION_MAX)
+                return;
+        w->own_pending[i] = count > UINT64_MAX - w->own_pending[i] ? UINT64_MAX : w->own_pending[i] + count;
 }
 
 Verdict kernel_watch_verdict(const KernelWatch *w) {

@@ -24,6 +24,10 @@
  *   after; at start a leftover .new is committed only if the journal holds
  *   the event with its RNG_STATE_SERIAL, so a crash between the state
  *   and the event neither loses nor double-counts.
+ *   Exhaustions counted while rng-health's own contention probe ran are
+ *   recorded in events of their own (RNG_OWN_PROBE=1) and kept out of the
+ *   verdict (kernel_watch_add_own_load()); a restart between the probe and
+ *   the next record counts them as anyone's.
  *   Known limits: a flush of several events is committed by the first one
  *   (a crash between two sends of one flush loses the rest); an event
  *   still queued in journald's socket when a crashed daemon restarts looks
@@ -51,6 +55,9 @@ typedef struct KernelWatchParams {
         const char *sysfs_root; /* NULL: "/" */
         uint64_t flush_usec;    /* aggregation window */
         uint64_t settle_usec;   /* counter re-check after the last message */
+        /* Exhaustions the kernel counted during rng-health's own contention
+         * probe before the watch started (the boot probe). */
+        uint64_t own_load[_RNG_INSTRUCTION_MAX];
 } KernelWatchParams;
 
 #define KERNEL_WATCH_PARAMS_DEFAULT \
@@ -66,6 +73,14 @@ KernelWatch *kernel_watch_free(KernelWatch *w);
 static inline void kernel_watch_freep(KernelWatch **w) {
         kernel_watch_free(*w);
 }
+
+/* The kernel counted `count` exhaustions of instruction i while
+ * rng-health's own contention probe ran (the growth of its counters across
+ * each contention run): the next records attribute that much of the
+ * growth to the own probe (RNG_OWN_PROBE=1), not against the verdict. The
+ * probe runs on the loop's thread, so the watch has not yet recorded any
+ * of it. */
+void kernel_watch_add_own_load(KernelWatch *w, RngInstruction i, uint64_t count);
 
 /* The current verdict and status fragment ("kernel: ..."), owned by w. */
 Verdict kernel_watch_verdict(const KernelWatch *w);

@@ -147,6 +147,36 @@ static int on_metrics_write(sd_event_source *s, void *userdata) {
         return 0;
 }
 
+/* A new probe's own load: how much the kernel's exhausted counters grew
+ * across its contention runs, for the kernel watch to keep apart. */
+static void note_own_load(Manager *m) {
+        const ProbeReport *report;
+        uint64_t serial, load[_RNG_INSTRUCTION_MAX] = {};
+
+        report = probe_watch_last_report(m->probe, &serial);
+        if (!report || serial == m->own_load_probe_serial)
+                return;
+        m->own_load_probe_serial = serial;
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                for (unsigned j = 0; j < report->instr[i].n_runs; j++) {
+                        const ProbeRun *run = &report->instr[i].runs[j];
+
+                        if (!run->have_kernel_counters)
+                                continue;
+                        for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++)
+                                if (run->kernel_after.exhausted[k] > run->kernel_before.exhausted[k])
+                                        load[k] += run->kernel_after.exhausted[k] - run->kernel_before.exhausted[k];
+                }
+        for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++) {
+                if (load[k] == 0)
+                        continue;
+                if (m->kernel)
+                        kernel_watch_add_own_load(m->kernel, k, load[k]);
+                else
+                        m->own_load[k] += load[k];
+        }
+}
+
 /* A verdict source reported: the verdict event on a change, STATUS=, and
  * FailOn=. The listener of both sources. */
 static void on_source_report(VerdictSource *source, const char *trigger, void *userdata) {
@@ -157,6 +187,7 @@ static void on_source_report(VerdictSource *source, const char *trigger, void *u
         EventFields f = {};
 
         note_metrics(m);
+        note_own_load(m);
         if (!aggregator_announce(&m->aggregator, &c))
                 return;
         info = (VerdictEventInfo) {
@@ -202,6 +233,7 @@ static void start_kernel_watch(Manager *m) {
         }
         p.state_dir = state_dir;
         p.sysfs_root = m->root;
+        memcpy(p.own_load, m->own_load, sizeof(p.own_load));
         r = kernel_watch_new(m->event, &p, &m->kernel_source, &m->kernel);
         if (r < 0) {
                 log_full(LOG_WARNING, "kernel watch: cannot follow the kernel log: %s", strerror(-r));

@@ -48,6 +48,8 @@ typedef struct Manager {
         KernelWatch *kernel;    /* NULL until started, or if it could not be */
         Metrics metrics;        /* what the metrics file says */
         uint64_t metrics_probe_serial; /* the last probe added to it */
+        uint64_t own_load_probe_serial; /* the last probe whose own load went to the kernel watch */
+        uint64_t own_load[_RNG_INSTRUCTION_MAX]; /* the boot probe's, for the kernel watch to come */
         MetricsFile metrics_file;
         sd_event_source *metrics_write; /* deferred write of the file, after the report */
         bool metrics_pending;   /* reported since the file was last written */

@@ -37,7 +37,7 @@ static void add_exhausted(KernelWatchBatch *b, RngInstruction i, unsigned cpu) {
 /* One step; the next state replaces *state (as the I/O does after sending). */
 static size_t step(KernelWatchState *state, const KernelCounters *c, KernelWatchBatch *b, const char *cursor,
                    KernelWatchStep *ret) {
-        int r = kernel_watch_account(state, c, b, cursor, ret);
+        int r = kernel_watch_account(state, c, b, cursor, NULL, ret);
 
         CHECK(r >= 0, "account: %d", r);
         CHECK_EQ_U64((uint64_t) r, ret->n_events);
@@ -355,6 +355,94 @@ static void test_restart(void) {
         adopt(&before, &s, &b);
 }
 
+/* Own load: of each step's growth, up to what the own probe's snapshots
+ * saw goes into an own_probe event and state.own, the rest into the usual
+ * events; all counts still add up to the counter, what was attributed
+ * never exceeds what was pending, and the verdict counts only the rest. */
+static void test_own_load(void) {
+        _cleanup_(kernel_watch_state_done) KernelWatchState state = {};
+        KernelCounters c = {};
+        KernelWatchBatch b = {};
+        uint64_t counted[_RNG_INSTRUCTION_MAX] = {}, own_events[_RNG_INSTRUCTION_MAX] = {},
+                 pending[_RNG_INSTRUCTION_MAX] = {}, own_total[_RNG_INSTRUCTION_MAX] = {};
+
+        for (unsigned n = 0; n < 2000; n++) {
+                KernelWatchStep s;
+                size_t events;
+
+                for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                        /* A probe's window: the counter grew by `own` while it ran. */
+                        uint64_t own = rnd(3) == 0 ? rnd(20) : 0, other = rnd(2) ? rnd(20) : 0;
+
+                        c.exhausted[i] += own + other;
+                        c.retried[i] += own + other;
+                        pending[i] += own;
+                        own_total[i] += own;
+                        if (other && rnd(2))
+                                add_exhausted(&b, i, 0);
+                }
+                events = kernel_watch_account(&state, &c, &b, NULL, pending, &s);
+                CHECK(events == s.n_events, "events");
+                for (size_t k = 0; k < s.n_events; k++) {
+                        const KernelEventInfo *e = &s.events[k];
+
+                        if (e->own_probe) {
+                                CHECK_EQ_INT(e->kind, KERNEL_RNG_MSG_EXHAUSTED);
+                                own_events[e->instruction] += e->count;
+                        }
+                        if (e->kind == KERNEL_RNG_MSG_EXHAUSTED || e->kind == KERNEL_RNG_MSG_FAILED)
+                                counted[e->instruction] += e->count;
+                }
+                for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                        CHECK(s.own_used[i] <= pending[i], "own used %" PRIu64 " > pending %" PRIu64, s.own_used[i],
+                              pending[i]);
+                        pending[i] -= s.own_used[i];
+                }
+                adopt(&state, &s, &b);
+                for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                        /* The counter only grows in this test: every window is seen. */
+                        CHECK_EQ_U64(pending[i], 0);
+                        CHECK_EQ_U64(counted[i], c.exhausted[i]);
+                        CHECK_EQ_U64(state.own[i], own_total[i]);
+                        CHECK_EQ_U64(own_events[i], own_total[i]);
+                        CHECK_EQ_U64(state.recorded[KERNEL_RNG_MSG_EXHAUSTED][i] + state.own[i], c.exhausted[i]);
+                }
+        }
+
+        /* Only the own probe's exhaustions: the verdict stays ok, and says why. */
+        kernel_watch_state_done(&state);
+        state = (KernelWatchState) {};
+        c = (KernelCounters) {};
+        c.exhausted[RNG_RDSEED] = c.retried[RNG_RDSEED] = 3;
+        pending[RNG_RDSEED] = 3;
+        {
+                _cleanup_free_ char *status = NULL;
+                KernelWatchStep s;
+                Verdict v;
+
+                CHECK_EQ_INT(kernel_watch_account(&state, &c, &b, NULL, pending, &s), 1);
+                CHECK(s.events[0].own_probe && s.events[0].count == 3, "one own event of 3");
+                adopt(&state, &s, &b);
+                CHECK_EQ_INT(kernel_watch_state_verdict(&state, true, &v, &status), 0);
+                CHECK_EQ_INT(v, VERDICT_OK);
+                CHECK(status && strcmp(status, "kernel: RDSEED exhausted 3x during rng-health's own probe") == 0,
+                      "status %s", status ?: "(null)");
+
+                /* Then 2 outside any window: exhausted, counted apart. */
+                free(status);
+                status = NULL;
+                c.exhausted[RNG_RDSEED] += 2;
+                pending[RNG_RDSEED] = 0;
+                CHECK_EQ_INT(kernel_watch_account(&state, &c, &b, NULL, pending, &s), 1);
+                CHECK(!s.events[0].own_probe && s.events[0].count == 2, "one other event of 2");
+                adopt(&state, &s, &b);
+                CHECK_EQ_INT(kernel_watch_state_verdict(&state, true, &v, &status), 0);
+                CHECK_EQ_INT(v, VERDICT_EXHAUSTED);
+                CHECK(status && strcmp(status, "kernel: RDSEED exhausted 2x, RDSEED exhausted 3x during rng-health's "
+                                               "own probe") == 0, "status %s", status ?: "(null)");
+        }
+}
+
 static void test_bad_input(void) {
         KernelWatchBatch b = {};
         KernelWatchState st = {};
@@ -365,8 +453,8 @@ static void test_bad_input(void) {
         m = (KernelRngMsg) { .kind = KERNEL_RNG_MSG_FAILED, .instruction = _RNG_INSTRUCTION_MAX };
         CHECK_EQ_INT(kernel_watch_batch_add(&b, &m, "x", 1), -EINVAL);
         CHECK(!b.pending, "nothing added");
-        CHECK_EQ_INT(kernel_watch_account(NULL, NULL, &b, NULL, &s), -EINVAL);
-        CHECK_EQ_INT(kernel_watch_account(&st, NULL, NULL, NULL, &s), -EINVAL);
+        CHECK_EQ_INT(kernel_watch_account(NULL, NULL, &b, NULL, NULL, &s), -EINVAL);
+        CHECK_EQ_INT(kernel_watch_account(&st, NULL, NULL, NULL, NULL, &s), -EINVAL);
 }
 
 static void check_verdict(const KernelWatchState *s, bool have_counters, Verdict want, const char *want_status) {
@@ -412,6 +500,7 @@ int main(void) {
         test_counter_read_fails();
         test_restart();
         test_bad_input();
+        test_own_load();
         test_verdict_text();
         return test_result("test-kernel-watch-account");
 }

@@ -30,6 +30,7 @@ static void sample(KernelWatchState *s) {
         s->recorded[KERNEL_RNG_MSG_FAILED][RNG_RDRAND] = 3;
         s->recorded[KERNEL_RNG_MSG_DISABLED][RNG_RDSEED] = 1;
         s->recorded[KERNEL_RNG_MSG_DEFECTIVE][RNG_RDRAND] = 2;
+        s->own[RNG_RDSEED] = 5;
 }
 
 static void check_same(const KernelWatchState *a, const KernelWatchState *b) {
@@ -39,6 +40,7 @@ static void check_same(const KernelWatchState *a, const KernelWatchState *b) {
         CHECK_EQ_U64(a->serial, b->serial);
         CHECK(memcmp(a->reported, b->reported, sizeof(a->reported)) == 0, "reported");
         CHECK(memcmp(a->recorded, b->recorded, sizeof(a->recorded)) == 0, "recorded");
+        CHECK(memcmp(a->own, b->own, sizeof(a->own)) == 0, "own");
 }
 
 /* format -> parse is the identity; the on-disk format is today's. */
@@ -54,6 +56,7 @@ static void test_round_trip(void) {
         CHECK(text && strstr(text, "\nreported_rdrand=18446744073709551615\n"), "UINT64_MAX");
         CHECK(text && strstr(text, "\nrecorded_exhausted_rdseed=12\n"), "recorded line");
         CHECK(text && strstr(text, "\nrecorded_defective_rdrand=2\n"), "recorded line");
+        CHECK(text && strstr(text, "\nown_rdseed=5\n"), "own line");
         CHECK_EQ_INT(parse(text, &t), 0);
         check_same(&s, &t);
 
@@ -83,6 +86,10 @@ static void test_parse_good(void) {
         CHECK_EQ_U64(s.serial, 2);
         CHECK(!s.cursor, "no cursor");
         kernel_watch_state_done(&s);
+
+        /* own_ lines are optional (a state of the version before them): 0. */
+        CHECK_EQ_INT(s.own[RNG_RDSEED] + s.own[RNG_RDRAND], 0);
+        CHECK_EQ_INT(parse("boot=" BOOT "\nserial=1\nown_rdrand=0\n" FULL_TAIL, &s), 0);
 
         /* UUID form of the boot id, and the largest number. */
         CHECK_EQ_INT(parse("boot=01234567-89ab-cdef-0123-456789abcdef\nserial=18446744073709551615\n" FULL_TAIL, &s), 0);
@@ -159,6 +166,8 @@ static void test_parse_bad(void) {
                 "boot=" BOOT "\ncursor=\nserial=1\n" FULL_TAIL,  /* empty cursor */
                 "boot=" BOOT "\nfuture_key=1\nserial=1\n" FULL_TAIL, /* unknown key */
                 "serial=1\n" FULL_TAIL,                            /* complete but no boot */
+                "boot=" BOOT "\nserial=1\nown_rdseed=1\n" FULL_TAIL, /* own above reported: a contradiction */
+                "boot=" BOOT "\nserial=1\nown_rdseed=0\nown_rdseed=0\n" FULL_TAIL, /* own twice */
         };
         KernelWatchState s = { .serial = 42 };
 
