@@ -3,15 +3,17 @@
 """Run the real `rng-health probe --json` on this machine and check its
 invariants. Nothing here depends on this machine's figures: counts must add
 up, verdicts must follow from the counts, the kernel state must match
-/proc/cpuinfo, and nothing CPUID lacks may have been executed."""
+/proc/cpuinfo, an instruction CPUID lacks is hidden (run, verdict hidden)
+or unsupported (never run), and a contention run's window lies within its
+span and its figures within its totals."""
 
 import json
 import os
 import subprocess
 import sys
 
-SEVERITY = ["unsupported", "ok", "degraded", "exhausted", "broken"]
-EXIT = {"unsupported": 0, "ok": 0, "degraded": 0, "exhausted": 3, "broken": 4}
+SEVERITY = ["unsupported", "hidden", "ok", "degraded", "exhausted", "broken"]
+EXIT = {"unsupported": 0, "hidden": 0, "ok": 0, "degraded": 0, "exhausted": 3, "broken": 4}
 failures = 0
 
 
@@ -50,7 +52,7 @@ def verdict_from_counts(run_):
 
 
 def check_report(rc, doc, args):
-    check(doc["schema"] == "rng-health.probe/1", "schema")
+    check(doc["schema"] == "rng-health.probe/2" and doc["kind"] == "probe", "schema")
     check(rc == EXIT[doc["verdict"]], f"exit code {rc} does not match verdict {doc['verdict']}")
     check(rc == doc["exit_code"], "exit_code field")
     params = doc["params"]
@@ -72,17 +74,18 @@ def check_report(rc, doc, args):
             check(kstate == "enabled", f"{name}: in /proc/cpuinfo but kernel state {kstate}")
             check(ins["cpuid"], f"{name}: the kernel has it, so CPUID must advertise it")
         else:
-            check(kstate in ("disabled", "absent"), f"{name}: not in /proc/cpuinfo but state {kstate}")
+            check(kstate in ("disabled", "hidden", "absent"), f"{name}: not in /proc/cpuinfo but state {kstate}")
             check(ins["kernel"]["reason"], f"{name}: disabled without a reason")
-            if kstate == "disabled":
-                check(doc["kernel_log"] != "not-needed", f"{name}: disabled, but the kernel log was not read")
-            check((kstate == "absent") == (not ins["cpuid"]), f"{name}: absent iff CPUID lacks it")
+            if kstate in ("disabled", "hidden"):
+                check(doc["kernel_log"] != "not-needed", f"{name}: {kstate}, but the kernel log was not read")
+            check((kstate == "disabled") == ins["cpuid"], f"{name}: disabled iff CPUID has it")
+            check((kstate == "hidden") == (not ins["cpuid"] and ins["executed"]), f"{name}: hidden iff CPUID lacks it and it ran")
 
-        if not ins["cpuid"]:
-            check(not ins["executed"] and ins["runs"] == [], f"{name}: executed without CPUID support")
-            check(ins["verdict"] == "unsupported", f"{name}: verdict without CPUID")
+        if not ins["cpuid"] and not ins["executed"]:
+            check(ins["runs"] == [], f"{name}: runs of an instruction that does not execute")
+            check(ins["verdict"] == "unsupported", f"{name}: verdict {ins['verdict']} of one that does not execute")
             continue
-        check(ins["executed"] and ins["runs"], f"{name}: CPUID has it but it was not probed")
+        check(ins["executed"] and ins["runs"], f"{name}: it executes but it was not probed")
 
         # The kernel loop's tries, checked against the kernel itself: the
         # retry series (its sysfs directory) retries RDSEED 10 times, a stock
@@ -108,8 +111,6 @@ def check_report(rc, doc, args):
             check(0 <= r["failure_rate"] <= 1, f"{what}: failure rate")
             lo, hi = r["failure_rate_ci95"]
             check(lo <= r["failure_rate"] <= hi, f"{what}: CI does not contain the rate")
-            if r["attempts"]:
-                check(abs(r["failure_rate"] - r["failures"] / r["attempts"]) < 1e-9, f"{what}: rate")
             check(isinstance(r["attempts"], int) and isinstance(r["failure_rate"], float), f"{what}: JSON types")
             threads = r["threads"]
             if r["mode"] == "single":
@@ -125,8 +126,27 @@ def check_report(rc, doc, args):
             if lat is not None:
                 check(lat["median"] <= lat["p99"], f"{what}: latency median > p99")
             check(r["verdict"] == verdict_from_counts(r), f"{what}: verdict {r['verdict']} does not follow from counts")
+            check(0 <= r["kernel_loop_failure_rate"] <= 1, f"{what}: loop failure rate")
+            if r["mode"] == "single":
+                check(r["window"] is None and r["contended"] is None, f"{what}: a single run with a window")
+                if r["attempts"]:
+                    check(abs(r["failure_rate"] - r["failures"] / r["attempts"]) < 1e-9, f"{what}: rate")
+            else:
+                w = r["window"]
+                check(0 <= w["usec"] <= w["span_usec"] <= r["wall_usec"] + 1, f"{what}: window {w['usec']} us, span "
+                      f"{w['span_usec']} us, wall {r['wall_usec']} us")
+                check(0 <= w["overlap"] <= 1 and r["contended"] == (w["overlap"] >= 0.9), f"{what}: overlap {w['overlap']}, "
+                      f"contended {r['contended']}")
+                check(w["attempts"] <= r["attempts"] and w["failures"] <= r["failures"] and
+                      w["attempts"] == w["failures"] + w["delivered"], f"{what}: window counts beyond the run's")
+                if w["attempts"]:
+                    check(abs(r["failure_rate"] - w["failures"] / w["attempts"]) < 1e-3, f"{what}: rate not the window's")
             iv = max(iv, r["verdict"], key=SEVERITY.index)
-        check(ins["verdict"] == iv, f"{name}: instruction verdict {ins['verdict']} != worst run {iv}")
+        check(ins["hardware_verdict"] == iv, f"{name}: hardware verdict {ins['hardware_verdict']} != worst run {iv}")
+        want_iv = iv if ins["cpuid"] else "hidden"
+        check(ins["verdict"] == want_iv, f"{name}: instruction verdict {ins['verdict']}, expected {want_iv}")
+        check(ins["contention"]["contended"] <= ins["contention"]["runs"] ==
+              len([r for r in ins["runs"] if r["mode"] == "contention"]), f"{name}: contention counts")
         worst = max(worst, ins["verdict"], key=SEVERITY.index)
     check(doc["verdict"] == worst, f"overall verdict {doc['verdict']} != worst {worst}")
     return doc
@@ -141,7 +161,7 @@ def main():
     doc = check_report(rc, json.loads(out), [])
     check(len(doc["instructions"]) == 2, "two instructions by default")
     for ins in doc["instructions"]:
-        if ins["cpuid"]:
+        if ins["executed"]:
             widths = sorted({r["width"] for r in ins["runs"]})
             check(widths == [16, 32, 64], f"{ins['name']}: widths {widths}")
             modes = {r["mode"] for r in ins["runs"]}
@@ -154,7 +174,7 @@ def main():
     doc = check_report(rc, json.loads(out), [])
     check([i["name"] for i in doc["instructions"]] == ["rdrand"], "only rdrand")
     rd = doc["instructions"][0]
-    if rd["cpuid"]:
+    if rd["executed"]:
         check(len(rd["runs"]) == 1 and rd["runs"][0]["width"] == 64, "one 64-bit run")
         check(rd["runs"][0]["attempts"] == 5000, "--count 5000 without --duration: exactly 5000 tries")
 
@@ -163,6 +183,29 @@ def main():
     check(out.startswith("Verdict: "), "table starts with the verdict")
     check(rc2 in (0, 3, 4), f"table exit code {rc2}")
     check(err == "", f"stderr not empty when piped: {err!r}")
+
+    # The sweep: its points at 1, 2, 4, ... threads up to the used CPUs.
+    rc, out, err = run(binary, "--sweep", "--json", "--width", "64", "--duration", "20ms")
+    check(rc == 0, f"sweep exit code {rc}: {err.strip()}")
+    sw = json.loads(out)
+    check(sw["schema"] == "rng-health.probe/2" and sw["kind"] == "sweep", "sweep schema")
+    n = len(sw["cpus"]["used"])
+    points, t = [], 1
+    while t < n:
+        points.append(t)
+        t *= 2
+    points.append(n)
+    executed = [i["name"] for i in sw["instructions"] if i["executed"]]
+    check(sorted(x["instruction"] for x in sw["sweeps"]) == sorted(executed), "one sweep per instruction that executes")
+    for x in sw["sweeps"]:
+        check([p["threads"] for p in x["points"]] == points, f"sweep {x['instruction']}: points {[p['threads'] for p in x['points']]}")
+        for p in x["points"]:
+            what = f"sweep {x['instruction']} {p['threads']} threads"
+            check(p["attempts"] == p["failures"] + p["delivered"], f"{what}: counts")
+            check(0 <= p["overlap"] <= 1 and p["contended"] == (p["overlap"] >= 0.9), f"{what}: overlap")
+            lo, hi = p["failure_rate_ci95"]
+            check(lo <= p["failure_rate"] <= hi, f"{what}: CI")
+            check(p["values_per_sec"] >= 0 and p["bytes_per_sec"] == p["values_per_sec"] * 8, f"{what}: rates")
 
     if failures:
         print(f"{failures} check(s) failed", file=sys.stderr)

@@ -4,7 +4,8 @@
 same test: tests/host/rng-reference.c, which shares no code with the probe
 (its own CPUID read, its own rdrand/rdseed loop per register width).
 
-For each instruction CPUID advertises (read through the reference), each
+For each instruction that executes (CPUID advertises it, or the reference's
+own SIGILL-guarded try runs it: the RDSEED Linux hides on Zen5), each
 width, single and contention (>= 2 usable CPUs), the probe and the reference
 are run alternately (R P R P: slow drift of the machine's load hits both
 alike) and their pooled counts are compared:
@@ -31,7 +32,24 @@ alike) and their pooled counts are compared:
     reference's (two-proportion, |z| <= 6): this catches a 64-bit probe that
     runs a 32-bit form, which the zero and repeat counts cannot see;
   * when the reference's counts are consistent with a uniform source, the
-    probe's output checks pass.
+    probe's output checks pass;
+  * an instruction that executes though CPUID does not advertise it is one
+    the probe calls hidden (verdict hidden, kernel state hidden), and one
+    that does not execute is unsupported and never run.
+
+The sweep (`probe --sweep`, 64-bit forms) against the reference's own
+contention runs (`rng-reference contend`: pinned threads started on a
+flag, chunks with timestamps) at every thread count of the sweep, R P R P:
+
+  * failure fraction over the common window (two-proportion test plus the
+    spread between repetitions and 5 % of the larger fraction);
+  * the running kernel's loop failure rate (calls of N tries that run
+    out, from the failure streaks): within 0.05 + 25 % + the spread;
+  * aggregate values/s in the window: within a factor 1.5 (and the
+    repetitions' spread) of the reference's;
+  * overlap: where the reference's threads overlapped >= 90 % every time,
+    the probe's did too in at least one of its repetitions (a loaded
+    machine may preempt either).
 
 Nothing here depends on this machine's figures. Counts are chosen from a
 measured rate so that the whole test takes ~30 s; at 16 bits >= 2^20 values
@@ -299,6 +317,98 @@ def compare(insn, width, mode, threads, count, probe, ref):
           + ", ".join(rows) + " [probe/reference]")
 
 
+SWEEP_MSEC = 200
+
+
+def run_contend(ref, insn, width, threads, msec, retries):
+    p = subprocess.run([ref, "contend", insn, str(width), str(threads), str(msec), str(retries)],
+                       capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        raise RuntimeError(f"rng-reference contend {insn} {width} {threads} {msec}: exit {p.returncode}: {p.stderr.strip()}")
+    return json.loads(p.stdout)
+
+
+def run_sweep(binary, insn, width, threads, msec):
+    args = [binary, "probe", "--sweep", "--json", "--instruction", insn, "--width", str(width),
+            "--threads", str(threads), "--duration", f"{msec}ms"]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
+    return json.loads(p.stdout)
+
+
+def sweep_points(n):
+    out, t = [], 1
+    while t < n:
+        out.append(t)
+        t *= 2
+    return out + [n]
+
+
+def compare_sweep(binary, ref, insn, threads):
+    """The sweep of one instruction's 64-bit form against rng-reference contend."""
+    points = sweep_points(threads)
+    refs = {t: [] for t in points}
+    probes = {t: [] for t in points}
+    retries = None
+    for _ in range(REPS):
+        for t in points:
+            refs[t].append(None)  # placeholder, filled below once the loop size is known
+        doc = run_sweep(binary, insn, 64, threads, SWEEP_MSEC)
+        check(doc["schema"] == "rng-health.probe/2" and doc["kind"] == "sweep", f"sweep schema {doc.get('schema')}")
+        sw = [x for x in doc["sweeps"] if x["instruction"] == insn and x["width"] == 64]
+        if not check(len(sw) == 1, f"{insn}: {len(sw)} sweeps of the 64-bit form"):
+            return
+        retries = sw[0]["kernel_retries"]
+        check([p["threads"] for p in sw[0]["points"]] == points,
+              f"{insn} sweep: thread counts {[p['threads'] for p in sw[0]['points']]}, expected {points}")
+        for p in sw[0]["points"]:
+            if p["threads"] in probes:
+                probes[p["threads"]].append(p)
+        for t in points:
+            refs[t][-1] = run_contend(ref, insn, 64, t, SWEEP_MSEC, retries)
+
+    for t in points:
+        what = f"sweep {insn} 64-bit, {t} thread{'s' if t > 1 else ''}"
+        rs, ps = refs[t], probes[t]
+        if not check(len(ps) == REPS, f"{what}: {len(ps)} probe points"):
+            continue
+        rk = sum(r["window_failures"] for r in rs)
+        rn = sum(r["window_tries"] for r in rs)
+        pk = sum(p["window"]["failures"] for p in ps)
+        pn = sum(p["window"]["attempts"] for p in ps)
+        rfr = [r["window_failures"] / r["window_tries"] for r in rs if r["window_tries"]]
+        pfr = [p["failure_rate"] for p in ps]
+        spread = (max(rfr) - min(rfr) if rfr else 0) + (max(pfr) - min(pfr))
+        fr, fp = (rk / rn if rn else 0), (pk / pn if pn else 0)
+        if rn and pn:
+            check(two_proportions_ok(pk, pn, rk, rn, SLACK + SLACK_REL * max(fp, fr) + 1.5 * spread),
+                  f"{what}: window failure fraction probe {fp:.4f} vs reference {fr:.4f}")
+        # The running kernel's loop: failed calls / (failed calls + values).
+        rl = sum(r["loop_failures"] for r in rs) / max(sum(r["loop_failures"] + r["delivered"] for r in rs), 1)
+        pl = sum(p["kernel_loop_failure_rate"] for p in ps) / len(ps)
+        check(abs(pl - rl) <= 0.05 + 0.25 * max(pl, rl) + spread,
+              f"{what}: {retries}-try loop failure rate probe {pl:.4f} vs reference {rl:.4f}")
+        # Aggregate capacity.
+        rv = [r["values_per_sec"] for r in rs if r["values_per_sec"] > 0]
+        pv = [p["values_per_sec"] for p in ps if p["values_per_sec"] > 0]
+        if rv and pv:
+            ratio = (sum(pv) / len(pv)) / (sum(rv) / len(rv))
+            vspread = max(max(rv) / min(rv), max(pv) / min(pv))
+            check(1 / (1.5 * vspread) <= ratio <= 1.5 * vspread,
+                  f"{what}: aggregate {sum(pv) / len(pv):.4g} values/s vs reference {sum(rv) / len(rv):.4g} "
+                  f"(ratio {ratio:.3f}, spread {vspread:.3f})")
+        ro = [r["overlap"] for r in rs]
+        po = [p["overlap"] for p in ps]
+        if min(ro) >= 0.9:
+            check(max(po) >= 0.9, f"{what}: the reference's threads overlapped {ro}, the probe's only {po}")
+        for p in ps:
+            check(p["contended"] == (p["overlap"] >= 0.9), f"{what}: contended {p['contended']} at overlap {p['overlap']}")
+        print(f"{what}: failure fraction {fp:.4f}/{fr:.4f}, {retries}-try loop {pl:.4f}/{rl:.4f}, "
+              f"values/s {sum(pv) / max(len(pv), 1):.4g}/{sum(rv) / max(len(rv), 1):.4g}, "
+              f"overlap {po}/{ro} [probe/reference]")
+
+
 def main():
     binary, ref = sys.argv[1], sys.argv[2]
     t_start = time.monotonic()
@@ -313,9 +423,22 @@ def main():
 
     tested = 0
     for insn in ("rdrand", "rdseed"):
-        if cpuid.get(insn) != "1":
-            print(f"SKIP {insn}: CPUID does not advertise it")
+        # What the probe calls it: the reference's CPUID and guarded try decide.
+        doc = run_probe(binary, insn, 64, 1, 1)
+        ins = doc["instructions"][0]
+        if cpuid.get(f"{insn}_executes") != "1":
+            check(not ins["executed"] and ins["verdict"] == "unsupported" and not ins["runs"],
+                  f"{insn} does not execute, but the probe says executed={ins['executed']} verdict {ins['verdict']}")
+            print(f"SKIP {insn}: neither in CPUID nor executes (the probe agrees: {ins['verdict']})")
             continue
+        hidden = cpuid.get(insn) != "1"
+        check(ins["executed"] and ins["cpuid"] == (not hidden), f"{insn}: probe cpuid {ins['cpuid']}, executed {ins['executed']}")
+        if hidden:
+            check(ins["verdict"] == "hidden" and ins["kernel"]["state"] == "hidden",
+                  f"{insn} is hidden (not in CPUID, executes) but the probe says verdict {ins['verdict']}, "
+                  f"kernel state {ins['kernel']['state']}")
+            print(f"{insn}: hidden (not in CPUID, executes): the probe says hidden, "
+                  f"reason {ins['kernel']['reason']!r} ({ins['kernel']['reason_source']})")
         tested += 1
         # Rate per width from a short reference run, then counts for the time budget.
         plan = {}
@@ -371,6 +494,7 @@ def main():
                     continue
                 compare(insn, width, mode, threads if mode == "contention" else 1,
                         ccount if mode == "contention" else count, pt, rt)
+        compare_sweep(binary, ref, insn, threads if contention else 1)
 
     print(f"{time.monotonic() - t_start:.1f} s")
     if tested == 0:

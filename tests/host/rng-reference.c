@@ -7,7 +7,10 @@
  * no compiler can fold one width's loop into another's), its own counting.
  *
  *   rng-reference cpuid
- *       rdrand=0|1 rdseed=0|1 (CPUID leaf 1 ECX bit 30, leaf 7.0 EBX bit 18)
+ *       rdrand=0|1 rdseed=0|1 (CPUID leaf 1 ECX bit 30, leaf 7.0 EBX bit 18),
+ *       rdrand_executes=0|1 rdseed_executes=0|1 (one try of the 64-bit form
+ *       under its own SIGILL handler: an instruction CPUID does not
+ *       advertise may still execute, e.g. the RDSEED Linux hides on Zen5)
  *       and the CPU's vendor/family/model/stepping, key=value lines.
  *   rng-reference run INSTRUCTION WIDTH TRIES THREADS
  *       TRIES tries per thread; THREADS = 1: on the calling thread, N: N
@@ -18,13 +21,29 @@
  *       (the largest of any thread), bit_ones (ones per bit position,
  *       summed). Never prints a value.
  *
- * Exit status: 0 done, 1 runtime error, 2 usage error, 77 CPUID does not
- * advertise the instruction (never executed then). */
+ *   rng-reference contend INSTRUCTION WIDTH THREADS MSEC [RETRIES]
+ *       THREADS threads pinned one per usable CPU, started together (they
+ *       spin on a flag the last one to be ready sets), each drawing in
+ *       chunks of 64 tries until MSEC have passed since the start, with a
+ *       timestamp after every chunk. Prints one JSON object: span_usec
+ *       (first thread's first chunk to the last one's last), window_usec
+ *       (when all drew: the latest first to the earliest last), overlap,
+ *       window tries/failures/delivered (chunks wholly inside the window),
+ *       values_per_sec (delivered in the window per second of it), and over
+ *       the whole run tries, failures, delivered and loop_failures (calls of
+ *       a loop of RETRIES tries, default 10, that would have run out: the
+ *       sum over failure streaks of streak / RETRIES).
+ *
+ * Exit status: 0 done, 1 runtime error, 2 usage error, 77 the instruction
+ * neither is in CPUID nor executes (never executed then). */
 
 #include <cpuid.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,6 +65,7 @@ int main(void) {
 typedef struct Counts {
         uint64_t tries, failures, delivered, zeros, all_ones, repeats;
         uint64_t streak, longest;
+        uint64_t retries, loop_failures; /* contend: calls of a loop of `retries` tries that ran out */
         uint64_t bit_ones[64];
         bool have_last;
         uint64_t last;
@@ -65,6 +85,8 @@ typedef struct Counts {
                                 buf[k++] = v & (mask);                                          \
                                 if (c->streak > c->longest)                                     \
                                         c->longest = c->streak;                                 \
+                                if (c->retries && c->streak >= c->retries)                      \
+                                        c->loop_failures += c->streak / c->retries;             \
                                 c->streak = 0;                                                  \
                         } else {                                                                \
                                 c->failures++;                                                  \
@@ -167,6 +189,33 @@ static void cpuid_flags(bool *rdrand, bool *rdseed) {
         }
 }
 
+static sigjmp_buf ill_jump;
+
+static void on_sigill(int sig) {
+        siglongjmp(ill_jump, 1);
+}
+
+/* One try of the 64-bit form with a SIGILL handler of its own. */
+static bool executes(unsigned insn) {
+        struct sigaction sa = { .sa_handler = on_sigill }, old;
+        volatile bool ran = false;
+        uint64_t v;
+        unsigned char ok;
+
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(SIGILL, &sa, &old) < 0)
+                return false;
+        if (sigsetjmp(ill_jump, 1) == 0) {
+                if (insn == 0)
+                        __asm__ volatile("rdrand %q0; setc %1" : "=r"(v), "=qm"(ok) : : "cc");
+                else
+                        __asm__ volatile("rdseed %q0; setc %1" : "=r"(v), "=qm"(ok) : : "cc");
+                ran = true;
+        }
+        sigaction(SIGILL, &old, NULL);
+        return ran;
+}
+
 static int cmd_cpuid(void) {
         unsigned a, b, c, d, max;
         char vendor[13] = {};
@@ -174,6 +223,7 @@ static int cmd_cpuid(void) {
 
         cpuid_flags(&rdrand, &rdseed);
         printf("rdrand=%d\nrdseed=%d\n", rdrand, rdseed);
+        printf("rdrand_executes=%d\nrdseed_executes=%d\n", rdrand || executes(0), rdseed || executes(1));
         max = __get_cpuid_max(0, NULL);
         __cpuid(0, a, b, c, d);
         memcpy(vendor, &b, 4);
@@ -198,7 +248,8 @@ static int cmd_cpuid(void) {
 static int usage(const char *msg) {
         fprintf(stderr, "rng-reference: %s\n"
                 "usage: rng-reference cpuid\n"
-                "       rng-reference run rdrand|rdseed 16|32|64 TRIES THREADS\n", msg);
+                "       rng-reference run rdrand|rdseed 16|32|64 TRIES THREADS\n"
+                "       rng-reference contend rdrand|rdseed 16|32|64 THREADS MSEC [RETRIES]\n", msg);
         return 2;
 }
 
@@ -250,8 +301,8 @@ static int cmd_run(char **argv) {
                 return usage("bad number of threads");
 
         cpuid_flags(&rdrand, &rdseed);
-        if (!(insn == 0 ? rdrand : rdseed)) {
-                fprintf(stderr, "rng-reference: CPUID does not advertise %s\n", argv[0]);
+        if (!(insn == 0 ? rdrand : rdseed) && !executes(insn)) {
+                fprintf(stderr, "rng-reference: CPUID does not advertise %s, and it does not execute\n", argv[0]);
                 return 77;
         }
 
@@ -342,11 +393,168 @@ static int cmd_run(char **argv) {
         return 0;
 }
 
+/* ---- contend: a contention run of our own ---- */
+
+#define SPAN 64        /* tries per chunk */
+#define MAX_CHUNKS (1u << 20)
+
+typedef struct Contender {
+        pthread_t thread;
+        int cpu;
+        unsigned insn, width;
+        atomic_uint *ready;
+        atomic_bool *go;
+        unsigned n;
+        uint64_t msec;
+        double *deadline; /* written by the last one ready, before go */
+        double *stamps;   /* after each chunk */
+        uint32_t *fails;  /* failed tries of each chunk */
+        uint64_t chunks;
+        Counts counts;
+        int error;
+} Contender;
+
+static void *contend_run(void *p) {
+        Contender *c = p;
+        cpu_set_t set;
+        uint64_t buf[SPAN];
+        LoopFn loop = loops[c->insn][c->width == 16 ? 0 : c->width == 32 ? 1 : 2];
+
+        CPU_ZERO(&set);
+        CPU_SET(c->cpu, &set);
+        c->error = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+        if (atomic_fetch_add(c->ready, 1) + 1 == c->n) {
+                *c->deadline = now() + c->msec / 1e3;
+                atomic_store(c->go, true);
+        } else
+                while (!atomic_load(c->go))
+                        ;
+        for (;;) {
+                uint64_t before = c->counts.failures;
+                double t;
+
+                (void) loop(SPAN, &c->counts, buf);
+                t = now();
+                c->stamps[c->chunks] = t;
+                c->fails[c->chunks] = (uint32_t) (c->counts.failures - before);
+                c->chunks++;
+                if (t >= *c->deadline || c->chunks == MAX_CHUNKS)
+                        break;
+        }
+        /* a streak still open counts like one in the middle */
+        c->counts.loop_failures += c->counts.streak / c->counts.retries;
+        return NULL;
+}
+
+static int cmd_contend(char **argv, int argc) {
+        uint64_t threads, w64, msec, retries = 10;
+        unsigned insn, width, n_cpus = 0;
+        int cpus[CPU_SETSIZE];
+        cpu_set_t allowed;
+        Contender *c;
+        atomic_uint ready = 0;
+        atomic_bool go = false;
+        double deadline = 0, first_min = 1e300, first_max = 0, last_min = 1e300, last_max = 0, win;
+        uint64_t wtries = 0, wfail = 0, tries = 0, fails = 0, loop_failures = 0;
+        bool rdrand, rdseed;
+
+        if (strcmp(argv[0], "rdrand") == 0)
+                insn = 0;
+        else if (strcmp(argv[0], "rdseed") == 0)
+                insn = 1;
+        else
+                return usage("bad instruction");
+        if (!parse_u64(argv[1], &w64) || (w64 != 16 && w64 != 32 && w64 != 64))
+                return usage("bad width");
+        width = (unsigned) w64;
+        if (!parse_u64(argv[2], &threads) || threads == 0 || threads > CPU_SETSIZE)
+                return usage("bad number of threads");
+        if (!parse_u64(argv[3], &msec) || msec == 0 || msec > 60000)
+                return usage("bad duration");
+        if (argc > 4 && (!parse_u64(argv[4], &retries) || retries == 0))
+                return usage("bad number of retries");
+        cpuid_flags(&rdrand, &rdseed);
+        if (!(insn == 0 ? rdrand : rdseed) && !executes(insn))
+                return 77;
+        if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0)
+                return 1;
+        for (int k = 0; k < CPU_SETSIZE && n_cpus < threads; k++)
+                if (CPU_ISSET(k, &allowed))
+                        cpus[n_cpus++] = k;
+        if (n_cpus < threads) {
+                fprintf(stderr, "rng-reference: %u usable CPUs, %llu threads asked for\n", n_cpus,
+                        (unsigned long long) threads);
+                return 1;
+        }
+        c = calloc(threads, sizeof(Contender));
+        if (!c)
+                return 1;
+        for (unsigned t = 0; t < threads; t++) {
+                c[t] = (Contender) { .cpu = cpus[t], .insn = insn, .width = width, .ready = &ready, .go = &go,
+                                     .n = (unsigned) threads, .msec = msec, .deadline = &deadline,
+                                     .counts = { .retries = retries } };
+                c[t].stamps = malloc(sizeof(double) * MAX_CHUNKS);
+                c[t].fails = malloc(sizeof(uint32_t) * MAX_CHUNKS);
+                if (!c[t].stamps || !c[t].fails)
+                        return 1;
+        }
+        for (unsigned t = 0; t < threads; t++)
+                if (pthread_create(&c[t].thread, NULL, contend_run, &c[t]) != 0)
+                        return 1;
+        for (unsigned t = 0; t < threads; t++)
+                pthread_join(c[t].thread, NULL);
+
+        for (unsigned t = 0; t < threads; t++) {
+                if (c[t].error || c[t].chunks == 0) {
+                        fprintf(stderr, "rng-reference: thread %u: %s\n", t, c[t].error ? strerror(c[t].error) : "no chunk");
+                        return 1;
+                }
+                /* first: the end of its first chunk, last: the end of its last */
+                first_min = c[t].stamps[0] < first_min ? c[t].stamps[0] : first_min;
+                first_max = c[t].stamps[0] > first_max ? c[t].stamps[0] : first_max;
+                last_min = c[t].stamps[c[t].chunks - 1] < last_min ? c[t].stamps[c[t].chunks - 1] : last_min;
+                last_max = c[t].stamps[c[t].chunks - 1] > last_max ? c[t].stamps[c[t].chunks - 1] : last_max;
+        }
+        win = last_min > first_max ? last_min - first_max : 0;
+        for (unsigned t = 0; t < threads; t++) {
+                loop_failures += c[t].counts.loop_failures;
+                for (uint64_t k = 0; k < c[t].chunks; k++) {
+                        tries += SPAN;
+                        fails += c[t].fails[k];
+                        /* a chunk wholly inside: it ended after first_max + one chunk */
+                        if (k > 0 && c[t].stamps[k - 1] >= first_max && c[t].stamps[k] <= last_min) {
+                                wtries += SPAN;
+                                wfail += c[t].fails[k];
+                        }
+                }
+        }
+        {
+                printf("{\"instruction\": \"%s\", \"width\": %u, \"threads\": %llu, \"span_usec\": %.0f, "
+                       "\"window_usec\": %.0f, \"overlap\": %.4f, \"window_tries\": %llu, \"window_failures\": %llu, "
+                       "\"window_delivered\": %llu, \"values_per_sec\": %.1f, \"tries\": %llu, \"failures\": %llu, "
+                       "\"delivered\": %llu, \"loop_failures\": %llu, \"retries\": %llu}\n",
+                       argv[0], width, (unsigned long long) threads, (last_max - first_min) * 1e6, win * 1e6,
+                       last_max > first_min ? win / (last_max - first_min) : 1.0, (unsigned long long) wtries,
+                       (unsigned long long) wfail, (unsigned long long) (wtries - wfail),
+                       win > 0 ? (wtries - wfail) / win : 0.0, (unsigned long long) tries, (unsigned long long) fails,
+                       (unsigned long long) (tries - fails), (unsigned long long) loop_failures,
+                       (unsigned long long) retries);
+        }
+        for (unsigned t = 0; t < threads; t++) {
+                free(c[t].stamps);
+                free(c[t].fails);
+        }
+        free(c);
+        return 0;
+}
+
 int main(int argc, char **argv) {
         if (argc == 2 && strcmp(argv[1], "cpuid") == 0)
                 return cmd_cpuid();
         if (argc == 6 && strcmp(argv[1], "run") == 0)
                 return cmd_run(argv + 2);
+        if ((argc == 6 || argc == 7) && strcmp(argv[1], "contend") == 0)
+                return cmd_contend(argv + 2, argc - 2);
         return usage("bad arguments");
 }
 #endif
