@@ -35,6 +35,7 @@ void monitor_help(FILE *f) {
                 "  5   FailOn= matched, verdict degraded\n"
                 "  6   FailOn= matched, verdict unsupported\n"
                 "  7   FailOn= matched, verdict ok (FailOn=ok: a drill of the failure path)\n"
+                "  8   FailOn= matched, verdict hidden\n"
                 "  78  bad configuration at start (file:line and key in the journal)\n");
 }
 

@@ -24,6 +24,8 @@ int monitor_exit_status_for_verdict(Verdict v) {
                 return EXIT_MONITOR_DEGRADED;
         case VERDICT_UNSUPPORTED:
                 return EXIT_MONITOR_UNSUPPORTED;
+        case VERDICT_HIDDEN:
+                return EXIT_MONITOR_HIDDEN;
         default:
                 return EXIT_MONITOR_FAIL_ON_OK;
         }

@@ -30,6 +30,7 @@ enum {
         EXIT_MONITOR_DEGRADED = 5,        /* FailOn= matched: degraded */
         EXIT_MONITOR_UNSUPPORTED = 6,     /* FailOn= matched: unsupported */
         EXIT_MONITOR_FAIL_ON_OK = 7,      /* FailOn= matched: ok (a drill of the failure path) */
+        EXIT_MONITOR_HIDDEN = 8,          /* FailOn= matched: hidden */
         EXIT_MONITOR_CONFIG = 78,         /* bad configuration at start (EX_CONFIG) */
 };
 

@@ -48,10 +48,11 @@ rh_reset() {
 	rh_wait_state active
 }
 
-# Which instructions CPUID advertises, from an independent probe: "RDRAND RDSEED".
-rh_cpuid_instructions() {
+# Which instructions execute (CPUID advertises them, or they are hidden),
+# from an independent probe: "RDRAND RDSEED".
+rh_probed_instructions() {
 	rng-health probe --json --count 1 --threads 1 --width 64 |
-		jq -r '[.instructions[] | select(.cpuid) | .name | ascii_upcase] | join(" ")'
+		jq -r '[.instructions[] | select(.executed) | .name | ascii_upcase] | join(" ")'
 }
 
 # Check that a JSON entry has every named field.
