@@ -40,6 +40,14 @@ void probe_summarize(const ProbeReport *r, RngInstruction i, ProbeSummary *ret) 
         ret->failure_rate = ret->attempts > 0 ? (double) ret->failures / (double) ret->attempts : 0.0;
 }
 
+const char *probe_summary_consequence(const ProbeSummary *s) {
+        if (!s->probed)
+                return NULL;
+        if (s->verdict == VERDICT_BROKEN && s->worst && s->worst->delivered == 0)
+                return verdict_consequence(s->instruction, VERDICT_EXHAUSTED);
+        return verdict_consequence(s->instruction, s->verdict);
+}
+
 void health_checks_format(unsigned failed, char *buf, size_t len) {
         size_t k = 0;
 

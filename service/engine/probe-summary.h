@@ -28,6 +28,10 @@ typedef struct ProbeSummary {
 uint64_t probe_run_retry_exhausted(const ProbeRun *run);
 
 void probe_summarize(const ProbeReport *r, RngInstruction i, ProbeSummary *ret);
+/* What the running kernel does about the summary's verdict
+ * (verdict_consequence()); broken with nothing delivered is, for the
+ * kernel, exhaustion. NULL: nothing to say. */
+const char *probe_summary_consequence(const ProbeSummary *s);
 
 /* "rct,apt": the failed output checks of a HealthCheck mask; "" if none. */
 void health_checks_format(unsigned failed, char *buf, size_t len);

@@ -10,6 +10,8 @@
 #include "status.h"
 
 static void format_instruction(const ProbeReport *r, RngInstruction i, char *buf, size_t len) {
+        /* "RDSEED exhausted: 72 % of tries failed, 3.31k values needed >1 tries (the kernel seeds from
+         * RDRAND instead)": the verdict, its figures, and what the kernel does about it. */
         const ProbeInstruction *in = &r->instr[i];
         char a[16], b[16], c[16], checks[128];
         const char *name = rng_instruction_upper_to_string(i);
@@ -64,6 +66,13 @@ static void format_instruction(const ProbeReport *r, RngInstruction i, char *buf
                 snprintf(buf, len, "%s %s%s", name, verdict_to_string(s.verdict), kernel);
                 break;
         }
+        /* What the running kernel does about it. */
+        if (probe_summary_consequence(&s)) {
+                size_t k = strlen(buf);
+
+                if (k < len)
+                        snprintf(buf + k, len - k, " (%s)", probe_summary_consequence(&s));
+        }
         if (in->erratum) {
                 size_t k = strlen(buf);
 
@@ -73,7 +82,7 @@ static void format_instruction(const ProbeReport *r, RngInstruction i, char *buf
 }
 
 char *status_format_probe(const ProbeReport *r) {
-        char out[1024] = "", part[384];
+        char out[1280] = "", part[512];
         bool any_cpuid = false;
 
         if (!r->arch_supported)

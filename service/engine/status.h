@@ -2,8 +2,9 @@
 #pragma once
 
 /* The probe's part of the STATUS= line, e.g.
- *   RDRAND ok (0 of 36.9k tries failed); RDSEED exhausted: 95 % of tries
- *   failed, 3.31k values needed >1 tries
+ *   RDRAND ok (0 of 36.9k tries failed); RDSEED exhausted: 72 % of tries
+ *   failed, 3.31k values needed >1 tries (the kernel seeds from RDRAND
+ *   instead)
  * Pure: no I/O. */
 
 #include <stddef.h>

@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* Verdicts from measured counters. Ordered by severity (worst wins). */
+/* Verdicts from measured counters, ordered worst-wins; and what a verdict
+ * weighs, which depends on the instruction: what the running kernel does
+ * when it fails (Severity). */
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "rng-cpu.h"
 
 typedef enum Verdict {
         VERDICT_UNSUPPORTED, /* CPUID does not advertise it and it does not execute */
@@ -37,8 +43,60 @@ enum {
 };
 
 const char *verdict_to_string(Verdict v);
+int verdict_from_string(const char *s); /* -EINVAL if unknown */
 Verdict verdict_worst(Verdict a, Verdict b);
 int verdict_exit_code(Verdict v);
+
+/* What a verdict on an instruction weighs, from what the kernel does about
+ * it (drivers/char/random.c, arch/x86/coco/core.c):
+ *   - a failed RDSEED is routine: extract_entropy() and random_init_early()
+ *     fall back to RDRAND, then to the cycle counter: notice;
+ *   - a failed RDRAND is not: the kernel's RDRAND loop returns nothing, and
+ *     a confidential guest's cc_random_init() panics at boot ("RDRAND is
+ *     defective."): err; RDRAND failures within the loop: warning;
+ *   - broken values pass for random, whichever instruction: err;
+ *   - a hidden instruction is used by nothing that checks CPUID: notice;
+ *   - ok and unsupported: info.
+ * The order is the syslog order reversed: a higher Severity is worse. */
+typedef enum Severity {
+        SEVERITY_INFO,
+        SEVERITY_NOTICE,
+        SEVERITY_WARNING,
+        SEVERITY_ERR,
+        _SEVERITY_MAX,
+} Severity;
+
+Severity verdict_severity(RngInstruction i, Verdict v);
+const char *severity_to_string(Severity s); /* "info", "notice", "warning", "err" */
+int severity_priority(Severity s);          /* LOG_INFO ... LOG_ERR */
+/* What the running kernel does about verdict v on instruction i, a clause
+ * for the status line and the events ("the kernel seeds from RDRAND
+ * instead"); NULL where there is nothing to say (ok, unsupported). */
+const char *verdict_consequence(RngInstruction i, Verdict v);
+
+/* FailOn=: per instruction, the verdicts that make the daemon fail. */
+typedef struct FailOn {
+        unsigned mask[_RNG_INSTRUCTION_MAX]; /* of 1u << Verdict */
+} FailOn;
+
+/* The default on a confidential VM: broken for either instruction, and
+ * RDRAND exhausted; not RDSEED exhausted, which is routine (a healthy Intel
+ * Xeon fails 72 % of single RDSEED tries with nothing else running). */
+#define FAIL_ON_CVM_DEFAULT                                                        \
+        ((FailOn) { .mask = { [RNG_RDRAND] = (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN), \
+                              [RNG_RDSEED] = (1u << VERDICT_BROKEN) } })
+
+/* One FailOn= word into *f: "none", a verdict (both instructions) or
+ * "rdrand:VERDICT" / "rdseed:VERDICT". -EINVAL for anything else. */
+int fail_on_add_word(FailOn *f, const char *word);
+bool fail_on_empty(const FailOn *f);
+/* "broken rdrand:exhausted" (a verdict both instructions share is written
+ * once, bare), "none" if empty. */
+void fail_on_format(const FailOn *f, char *buf, size_t len);
+/* Whether per-instruction verdicts v[] match f; *ret_verdict: the worst
+ * matching verdict, *ret_instruction: its instruction. */
+bool fail_on_match(const FailOn *f, const Verdict v[_RNG_INSTRUCTION_MAX], Verdict *ret_verdict,
+                   RngInstruction *ret_instruction);
 
 /* health_failed is a HealthCheck mask (health.h). */
 Verdict verdict_for_run(const VerdictParams *p, uint64_t failures, uint64_t delivered,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "aggregator.h"
+#include "macro.h"
 
 int aggregator_add_source(Aggregator *a, const VerdictSource *s) {
         if (a->n_sources >= AGGREGATOR_MAX_SOURCES)
@@ -25,6 +26,34 @@ bool aggregator_verdict(const Aggregator *a, Verdict *ret) {
         if (any && ret)
                 *ret = v;
         return any;
+}
+
+bool aggregator_instr_verdicts(const Aggregator *a, Verdict ret[_RNG_INSTRUCTION_MAX]) {
+        Verdict v[_RNG_INSTRUCTION_MAX];
+        bool any = false;
+
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                v[i] = VERDICT_UNSUPPORTED;
+        for (unsigned k = 0; k < a->n_sources; k++)
+                if (a->sources[k]->reported) {
+                        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                                v[i] = verdict_worst(v[i], a->sources[k]->instr[i]);
+                        any = true;
+                }
+        if (any)
+                memcpy(ret, v, sizeof(v));
+        return any;
+}
+
+Severity aggregator_severity(const Aggregator *a) {
+        Verdict v[_RNG_INSTRUCTION_MAX];
+        Severity s = SEVERITY_INFO;
+
+        if (!aggregator_instr_verdicts(a, v))
+                return s;
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                s = MAX(s, verdict_severity(i, v[i]));
+        return s;
 }
 
 char *aggregator_status(const Aggregator *a) {
@@ -54,11 +83,15 @@ bool aggregator_announce(Aggregator *a, AggregatorChange *ret) {
                 return false;
         *ret = (AggregatorChange) {
                 .verdict = v,
+                .severity = aggregator_severity(a),
                 .first = !a->announced,
-                .changed = !a->announced || a->announced_verdict != v,
                 .previous = a->announced_verdict,
         };
+        (void) aggregator_instr_verdicts(a, ret->instr);
+        ret->changed = !a->announced || a->announced_verdict != v ||
+                       memcmp(a->announced_instr, ret->instr, sizeof(ret->instr)) != 0;
         a->announced = true;
         a->announced_verdict = v;
+        memcpy(a->announced_instr, ret->instr, sizeof(ret->instr));
         return true;
 }

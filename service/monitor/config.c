@@ -28,10 +28,16 @@ void config_default(Config *ret) {
         snprintf(ret->metrics_path, sizeof(ret->metrics_path), "%s", CONFIG_METRICS_PATH_DEFAULT);
 }
 
-unsigned config_fail_on(const Config *c, bool cvm) {
+FailOn config_fail_on(const Config *c, bool cvm) {
         if (c->fail_on_set)
                 return c->fail_on;
-        return cvm ? CONFIG_FAIL_ON_CVM_DEFAULT : 0;
+        return cvm ? FAIL_ON_CVM_DEFAULT : (FailOn) {};
+}
+
+uint64_t config_routine_usec(const Config *c) {
+        if (c->routine_set)
+                return c->routine_usec;
+        return c->reprobe_usec ?: CONFIG_REPROBE_DEFAULT_USEC;
 }
 
 void config_error_format(const ConfigError *e, char *buf, size_t len) {
@@ -210,22 +216,31 @@ static int parse_interval(ParseState *s, const char *value, char *msg, size_t le
         return -EINVAL;
 }
 
-static int word_fail_on(ParseState *s, const char *w, char *msg, size_t len) {
-        if (strcmp(w, "none") == 0)
+/* "0"/"off": each at once; else 1s to 365d, as ReprobeIntervalSec=. */
+static int parse_routine(ParseState *s, const char *value, char *msg, size_t len) {
+        s->config.routine_set = true;
+        if (strcmp(value, "off") == 0 || strcmp(value, "0") == 0) {
+                s->config.routine_usec = 0;
                 return 0;
-        for (int v = 0; v < _VERDICT_MAX; v++)
-                if (strcmp(w, verdict_to_string(v)) == 0) {
-                        s->config.fail_on |= 1u << v;
-                        return 0;
-                }
-        snprintf(msg, len, "invalid verdict '%s' (expected degraded, exhausted, broken, unsupported, ok or none)", w);
+        }
+        if (parse_duration(value, USEC_PER_SEC, 365 * USEC_PER_DAY, &s->config.routine_usec) >= 0)
+                return 0;
+        snprintf(msg, len, "invalid interval '%s' (expected 0 or off, or 1s to 365d, e.g. 6h, 30min)", value);
+        return -EINVAL;
+}
+
+static int word_fail_on(ParseState *s, const char *w, char *msg, size_t len) {
+        if (fail_on_add_word(&s->config.fail_on, w) >= 0)
+                return 0;
+        snprintf(msg, len, "invalid entry '%s' (expected a verdict: degraded, exhausted, broken, hidden, "
+                 "unsupported or ok, optionally after rdrand: or rdseed:; or none)", w);
         return -EINVAL;
 }
 
 static int parse_fail_on(ParseState *s, const char *value, char *msg, size_t len) {
         if (!value[0]) {
                 s->config.fail_on_set = false;
-                s->config.fail_on = 0;
+                s->config.fail_on = (FailOn) {};
                 return 0;
         }
         s->config.fail_on_set = true;
@@ -271,6 +286,7 @@ static const struct {
         { "Thresholds", "DegradedMinFailures", parse_degraded_min },
         { "Thresholds", "ExhaustedMinLoopFailures", parse_exhausted_min },
         { "Monitor", "ReprobeIntervalSec", parse_interval },
+        { "Monitor", "KernelRoutineIntervalSec", parse_routine },
         { "Policy", "FailOn", parse_fail_on },
         { "Policy", "ConfidentialVM", parse_cvm },
         { "Metrics", "Path", parse_metrics_path },

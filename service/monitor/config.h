@@ -40,13 +40,14 @@ typedef enum ConfidentialVmSetting {
 
 /* Debian's prometheus-node-exporter textfile directory */
 #define CONFIG_METRICS_PATH_DEFAULT "/var/lib/prometheus/node-exporter/rng-health.prom"
-#define CONFIG_FAIL_ON_CVM_DEFAULT ((1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN))
 
 typedef struct Config {
         ProbeParams probe;       /* instructions, widths, threads, limits, verdict thresholds */
         uint64_t reprobe_usec;   /* ReprobeIntervalSec=, 0: off */
+        bool routine_set;        /* KernelRoutineIntervalSec= given */
+        uint64_t routine_usec;   /* KernelRoutineIntervalSec=, 0: record each at once */
         bool fail_on_set;        /* FailOn= given (else the default applies) */
-        unsigned fail_on;        /* mask of 1u << Verdict */
+        FailOn fail_on;          /* per instruction */
         ConfidentialVmSetting confidential_vm;
         char metrics_path[PATH_MAX]; /* [Metrics] Path=, "": off */
 } Config;
@@ -71,9 +72,14 @@ int config_load(const char *root, Config *ret, ConfigError *err);
 int config_files(const char *root, char ***ret);
 void config_files_free(char **files);
 
-/* FailOn= in effect: the configured set, else exhausted+broken on a
- * confidential VM and nothing elsewhere. */
-unsigned config_fail_on(const Config *c, bool cvm);
+/* FailOn= in effect: the configured set, else FAIL_ON_CVM_DEFAULT (broken,
+ * rdrand:exhausted) on a confidential VM and nothing elsewhere. */
+FailOn config_fail_on(const Config *c, bool cvm);
+
+/* The kernel watch records routine failures (RDSEED's) at most once per
+ * this: KernelRoutineIntervalSec= if given (0: each at once), else the
+ * re-probe interval, else (re-probing off) 6 h. */
+uint64_t config_routine_usec(const Config *c);
 
 /* "file:line: Section.Key: message" */
 void config_error_format(const ConfigError *e, char *buf, size_t len);

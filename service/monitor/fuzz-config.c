@@ -131,8 +131,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                     c.probe.verdict.exhausted_min_loop_failures <= UINT32_MAX);
         FUZZ_ASSERT(c.reprobe_usec == 0 ||
                     (c.reprobe_usec >= USEC_PER_SEC && c.reprobe_usec <= 365 * USEC_PER_DAY));
-        FUZZ_ASSERT(c.fail_on < (1u << _VERDICT_MAX));
-        FUZZ_ASSERT(c.fail_on_set || c.fail_on == 0);
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                FUZZ_ASSERT(c.fail_on.mask[i] < (1u << _VERDICT_MAX));
+        FUZZ_ASSERT(c.fail_on_set || fail_on_empty(&c.fail_on));
         FUZZ_ASSERT(c.confidential_vm < _CVM_SETTING_MAX);
         return 0;
 }

@@ -52,30 +52,10 @@ void event_fields_done(EventFields *f) {
         f->n = 0;
 }
 
-int verdict_priority(Verdict v) {
-        switch (v) {
-        case VERDICT_HIDDEN:
-                return LOG_NOTICE;
-        case VERDICT_DEGRADED:
-                return LOG_WARNING;
-        case VERDICT_EXHAUSTED:
-        case VERDICT_BROKEN:
-                return LOG_ERR;
-        default:
-                return LOG_INFO;
-        }
+int verdict_priority(RngInstruction i, Verdict v) {
+        return severity_priority(verdict_severity(i, v));
 }
 
-void verdict_mask_format(unsigned mask, char *buf, size_t len) {
-        size_t k = 0;
-
-        if (len == 0)
-                return;
-        snprintf(buf, len, "none");
-        for (int v = 0; v < _VERDICT_MAX; v++)
-                if ((mask & (1u << v)) && k < len)
-                        k += snprintf(buf + k, len - k, "%s%s", k ? " " : "", verdict_to_string(v));
-}
 
 
 static int add_header(EventFields *f, const char *mid, int priority) {
@@ -95,6 +75,7 @@ static int add_run_fields(EventFields *f, RngInstruction i, const ProbeRun *run)
 
 int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, const char *trigger) {
         const ProbeInstruction *in = &r->instr[i];
+        const char *consequence;
         const char *name = rng_instruction_upper_to_string(i);
         char rate[16], worst_rate[16];
         ProbeSummary s;
@@ -103,14 +84,15 @@ int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, c
         probe_summarize(r, i, &s);
         if (!s.probed)
                 return -ENODATA;
+        consequence = probe_summary_consequence(&s);
 
-        k = add_header(f, RNG_MID_PROBE_RESULT_STR, verdict_priority(s.verdict));
+        k = add_header(f, RNG_MID_PROBE_RESULT_STR, verdict_priority(i, s.verdict));
         if (k < 0)
                 return k;
-        EVENT_ADD(f, "MESSAGE=%s %s: %" PRIu64 " of %" PRIu64 " tries failed (%s) in %u runs, "
+        EVENT_ADD(f, "MESSAGE=%s %s%s%s: %" PRIu64 " of %" PRIu64 " tries failed (%s) in %u runs, "
                "%" PRIu64 " values needed more than %" PRIu64 " tries; deciding run: %u-bit %s on %u thread%s, "
                "%" PRIu64 " of %" PRIu64 " failed (%s), longest streak %" PRIu64 "%s%s%s%s%s",
-            name, verdict_to_string(s.verdict), s.failures, s.attempts,
+            name, verdict_to_string(s.verdict), consequence ? ", " : "", consequence ?: "", s.failures, s.attempts,
             format_percent(s.failure_rate, rate, sizeof(rate)), s.runs, s.retry_exhausted,
             in->kernel_retries, s.worst->width, probe_mode_to_string(s.worst->mode),
             s.worst->threads, s.worst->threads == 1 ? "" : "s", s.worst->failures, s.worst->attempts,
@@ -122,6 +104,9 @@ int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, c
         if (k < 0)
                 return k;
         EVENT_ADD(f, "RNG_VERDICT=%s", verdict_to_string(s.verdict));
+        EVENT_ADD(f, "RNG_SEVERITY=%s", severity_to_string(verdict_severity(i, s.verdict)));
+        if (consequence)
+                EVENT_ADD(f, "RNG_CONSEQUENCE=%s", consequence);
         EVENT_ADD(f, "RNG_HARDWARE_VERDICT=%s", verdict_to_string(in->hardware_verdict));
         EVENT_ADD(f, "RNG_CPUID=%s", in->cpuid ? "yes" : "no");
         EVENT_ADD(f, "RNG_CONTENTION_RUNS=%u", in->contention_runs);
@@ -208,11 +193,12 @@ static int add_verdict_context(EventFields *f, const VerdictEventInfo *info) {
         char mask[64];
 
         EVENT_ADD(f, "RNG_VERDICT=%s", verdict_to_string(info->verdict));
+        EVENT_ADD(f, "RNG_SEVERITY=%s", severity_to_string(info->severity));
         if (info->instr_verdicts) {
                 EVENT_ADD(f, "RNG_RDRAND_VERDICT=%s", verdict_to_string(info->instr_verdicts[RNG_RDRAND]));
                 EVENT_ADD(f, "RNG_RDSEED_VERDICT=%s", verdict_to_string(info->instr_verdicts[RNG_RDSEED]));
         }
-        verdict_mask_format(info->fail_on, mask, sizeof(mask));
+        fail_on_format(info->fail_on ?: &(FailOn) {}, mask, sizeof(mask));
         EVENT_ADD(f, "RNG_FAIL_ON=%s", mask);
         EVENT_ADD(f, "RNG_CONFIDENTIAL_VM=%s", info->cvm ?: "none");
         if (info->trigger)
@@ -224,17 +210,18 @@ int event_verdict(EventFields *f, const VerdictEventInfo *info) {
         int k;
 
         k = add_header(f, info->have_previous ? RNG_MID_VERDICT_CHANGED_STR : RNG_MID_VERDICT_BOOT_STR,
-                       verdict_priority(info->verdict));
+                       severity_priority(info->severity));
         if (k < 0)
                 return k;
         if (info->have_previous) {
-                EVENT_ADD(f, "MESSAGE=Hardware RNG verdict changed from %s to %s: %s",
-                    verdict_to_string(info->previous), verdict_to_string(info->verdict), info->status ?: "");
+                EVENT_ADD(f, "MESSAGE=Hardware RNG verdict changed from %s to %s (severity %s): %s",
+                    verdict_to_string(info->previous), verdict_to_string(info->verdict),
+                    severity_to_string(info->severity), info->status ?: "");
                 EVENT_ADD(f, "RNG_PREVIOUS_VERDICT=%s", verdict_to_string(info->previous));
                 EVENT_ADD(f, "RNG_SOURCE=%s", info->source ?: "probe");
         } else
-                EVENT_ADD(f, "MESSAGE=Hardware RNG verdict at boot: %s: %s", verdict_to_string(info->verdict),
-                    info->status ?: "");
+                EVENT_ADD(f, "MESSAGE=Hardware RNG verdict at boot: %s (severity %s): %s", verdict_to_string(info->verdict),
+                    severity_to_string(info->severity), info->status ?: "");
         return add_verdict_context(f, info);
 }
 
@@ -242,14 +229,16 @@ int event_policy_failure(EventFields *f, const VerdictEventInfo *info, int exit_
         char mask[64];
         int k;
 
-        verdict_mask_format(info->fail_on, mask, sizeof(mask));
+        fail_on_format(info->fail_on ?: &(FailOn) {}, mask, sizeof(mask));
         k = add_header(f, RNG_MID_POLICY_FAILURE_STR, LOG_CRIT);
         if (k < 0)
                 return k;
-        EVENT_ADD(f, "MESSAGE=Hardware RNG verdict %s is in FailOn=%s%s: exiting with status %d",
-            verdict_to_string(info->verdict), mask,
+        EVENT_ADD(f, "MESSAGE=Hardware RNG verdict %s %s is in FailOn=%s%s: exiting with status %d",
+            rng_instruction_upper_to_string(info->fail_instruction), verdict_to_string(info->fail_verdict), mask,
             info->cvm && strcmp(info->cvm, "none") != 0 ? " (confidential VM)" : "", exit_status);
         EVENT_ADD(f, "RNG_EXIT_STATUS=%d", exit_status);
+        EVENT_ADD(f, "RNG_FAIL_INSTRUCTION=%s", rng_instruction_upper_to_string(info->fail_instruction));
+        EVENT_ADD(f, "RNG_FAIL_VERDICT=%s", verdict_to_string(info->fail_verdict));
         return add_verdict_context(f, info);
 }
 

@@ -56,12 +56,11 @@ int event_fields_addf(EventFields *f, const char *fmt, ...) __attribute__((forma
 const char *event_fields_get(const EventFields *f, const char *field);
 void event_fields_done(EventFields *f);
 
-/* syslog priority for a verdict: info for ok/unsupported, warning for
- * degraded, err for exhausted and broken. */
-int verdict_priority(Verdict v);
+/* syslog priority for an instruction's verdict: its severity's
+ * (verdict_severity(): RDSEED exhausted is routine, notice; RDRAND
+ * exhausted and broken are err; ...). */
+int verdict_priority(RngInstruction i, Verdict v);
 
-/* Space-separated verdict names of a mask of 1u << Verdict ("none" if empty). */
-void verdict_mask_format(unsigned mask, char *buf, size_t len);
 
 /* Probe result of one instruction (selected and in CPUID). */
 int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, const char *trigger);
@@ -73,6 +72,7 @@ int event_unavailable(EventFields *f, const ProbeInstruction *in);
 
 typedef struct VerdictEventInfo {
         Verdict verdict;
+        Severity severity;             /* PRIORITY and RNG_SEVERITY */
         bool have_previous;
         Verdict previous;
         const char *trigger;
@@ -80,7 +80,10 @@ typedef struct VerdictEventInfo {
         const char *status;            /* the STATUS= line */
         const Verdict *instr_verdicts; /* [_RNG_INSTRUCTION_MAX] or NULL */
         const char *cvm;               /* "none", "tdx", ... */
-        unsigned fail_on;              /* mask of 1u << Verdict */
+        const FailOn *fail_on;         /* NULL: none */
+        /* A FailOn= match: the instruction and its verdict that matched. */
+        RngInstruction fail_instruction;
+        Verdict fail_verdict;
 } VerdictEventInfo;
 
 /* VERDICT_BOOT if !have_previous, VERDICT_CHANGED otherwise. */

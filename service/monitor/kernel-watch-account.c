@@ -12,6 +12,25 @@
 #include "kernel-watch-account.h"
 #include "macro.h"
 
+bool kernel_watch_failure_routine(RngInstruction i) {
+        return verdict_severity(i, VERDICT_EXHAUSTED) <= SEVERITY_NOTICE;
+}
+
+void kernel_watch_batch_clear_but(KernelWatchBatch *b, const bool keep[_RNG_INSTRUCTION_MAX]) {
+        KernelWatchBatch kept = {};
+
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
+                        if (keep[i] && (k == KERNEL_RNG_MSG_EXHAUSTED || k == KERNEL_RNG_MSG_FAILED) &&
+                            b->buckets[k][i].messages > 0) {
+                                kept.buckets[k][i] = b->buckets[k][i];
+                                b->buckets[k][i] = (KernelWatchBucket) {};
+                                kept.pending = true;
+                        }
+        kernel_watch_batch_clear(b);
+        *b = kept;
+}
+
 void kernel_watch_batch_clear(KernelWatchBatch *b) {
         for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
                 for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
@@ -57,19 +76,21 @@ static bool kind_is_failure(KernelRngMsgKind k) {
 /* The events of one instruction: one per bucket with messages, and a
  * counted-only one when the counter grew without a failure line. */
 static size_t account_instruction(const KernelWatchState *state, const KernelCounters *counters,
-                                  const KernelWatchBatch *batch, RngInstruction i, uint64_t own_pending,
-                                  KernelWatchState *next, uint64_t *ret_own, KernelEventInfo *events) {
+                                  const KernelWatchBatch *batch, RngInstruction i,
+                                  const KernelWatchAccountParams *p, KernelWatchStep *step,
+                                  KernelEventInfo *events) {
+        KernelWatchState *next = &step->next;
         uint64_t grown = 0, own;
-        bool carried = false;
+        bool carried = false, routine = kernel_watch_failure_routine(i), defer = routine && p->defer_routine;
         size_t n = 0;
 
         if (counters && counters->exhausted[i] > state->reported[i])
                 grown = counters->exhausted[i] - state->reported[i];
         /* The own probe's part first: it happened in its window, and
          * whatever else grew is someone else's. */
-        own = MIN(own_pending, grown);
+        own = MIN(p->own_pending ? p->own_pending[i] : 0, grown);
         grown -= own;
-        *ret_own = own;
+        step->own_used[i] = own;
 
         for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++) {
                 const KernelWatchBucket *b = &batch->buckets[k][i];
@@ -77,6 +98,10 @@ static size_t account_instruction(const KernelWatchState *state, const KernelCou
 
                 if (b->messages == 0)
                         continue;
+                if (defer && kind_is_failure(k)) {
+                        step->deferred[i] = true;
+                        continue;
+                }
                 e = &events[n++];
                 *e = (KernelEventInfo) {
                         .kind = k,
@@ -88,6 +113,8 @@ static size_t account_instruction(const KernelWatchState *state, const KernelCou
                         .tries = b->tries,
                         .kernel_message = b->first_message,
                         .reason_id = b->reason ? b->reason->id : NULL,
+                        .routine = routine && kind_is_failure(k),
+                        .interval_usec = p->routine_interval_usec,
                 };
                 /* With counters, failures are counted by the kernel: every
                  * exhausted call once, whatever was printed. */
@@ -97,11 +124,15 @@ static size_t account_instruction(const KernelWatchState *state, const KernelCou
                 }
                 next->recorded[k][i] += e->count;
         }
-        if (grown > 0 && !carried) {
+        if (grown > 0 && defer)
+                step->deferred[i] = true;
+        else if (grown > 0 && !carried) {
                 events[n++] = (KernelEventInfo) {
                         .kind = KERNEL_RNG_MSG_EXHAUSTED,
                         .instruction = i,
                         .count = grown,
+                        .routine = routine,
+                        .interval_usec = p->routine_interval_usec,
                 };
                 next->recorded[KERNEL_RNG_MSG_EXHAUSTED][i] += grown;
         }
@@ -115,7 +146,10 @@ static size_t account_instruction(const KernelWatchState *state, const KernelCou
                 next->own[i] += own;
         }
         if (counters)
-                next->reported[i] = MAX(state->reported[i], counters->exhausted[i]);
+                /* Held back growth stays out of reported: the counter keeps it. */
+                next->reported[i] = defer ? state->reported[i] + own : MAX(state->reported[i], counters->exhausted[i]);
+        for (size_t k = 0; k < n; k++)
+                step->routine_recorded = step->routine_recorded || (events[k].routine && events[k].count > 0);
         return n;
 }
 
@@ -130,8 +164,9 @@ const KernelCounters *kernel_watch_counters_update(KernelWatchCounters *v, int r
 }
 
 int kernel_watch_account(const KernelWatchState *state, const KernelCounters *counters,
-                         const KernelWatchBatch *batch, const char *cursor, const uint64_t *own_pending,
+                         const KernelWatchBatch *batch, const char *cursor, const KernelWatchAccountParams *params,
                          KernelWatchStep *ret) {
+        const KernelWatchAccountParams none = {};
         KernelWatchStep s = {};
         int r;
 
@@ -142,8 +177,7 @@ int kernel_watch_account(const KernelWatchState *state, const KernelCounters *co
                 return r;
 
         for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                s.n_events += account_instruction(state, counters, batch, i, own_pending ? own_pending[i] : 0,
-                                                  &s.next, &s.own_used[i], s.events + s.n_events);
+                s.n_events += account_instruction(state, counters, batch, i, params ?: &none, &s, s.events + s.n_events);
         if (s.n_events == 0) {
                 *ret = s;
                 return 0;
@@ -174,11 +208,11 @@ int kernel_watch_account(const KernelWatchState *state, const KernelCounters *co
 
 /* --- verdict and status --------------------------------------------------------- */
 
-int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters, Verdict *ret_verdict,
-                               char **ret_status) {
-        char buf[512];
+int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters,
+                               Verdict ret_verdicts[_RNG_INSTRUCTION_MAX], char **ret_status) {
+        Verdict v[_RNG_INSTRUCTION_MAX];
+        char buf[768];
         size_t k = 0;
-        Verdict v = VERDICT_OK;
         char *status;
 
         for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
@@ -188,15 +222,16 @@ int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters, Ve
                 uint64_t failures = MAX(s->reported[i] - MIN(s->own[i], s->reported[i]),
                                         s->recorded[KERNEL_RNG_MSG_EXHAUSTED][i] + s->recorded[KERNEL_RNG_MSG_FAILED][i]);
 
+                v[i] = VERDICT_OK;
                 for (KernelRngMsgKind kind = 0; kind < _KERNEL_RNG_MSG_MAX; kind++)
                         if (s->recorded[kind][i] > 0)
-                                v = verdict_worst(v, kernel_rng_msg_kind_verdict(kind));
+                                v[i] = verdict_worst(v[i], kernel_rng_msg_kind_verdict(kind));
                 if (s->reported[i] > s->own[i])
-                        v = verdict_worst(v, VERDICT_EXHAUSTED);
+                        v[i] = verdict_worst(v[i], VERDICT_EXHAUSTED);
 
                 if (failures > 0)
-                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s exhausted %" PRIu64 "x",
-                                      k ? ", " : "", name, failures);
+                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s exhausted %" PRIu64 "x (%s)",
+                                      k ? ", " : "", name, failures, verdict_consequence(i, VERDICT_EXHAUSTED));
                 if (s->own[i] > 0)
                         k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)),
                                       "%s%s exhausted %" PRIu64 "x during rng-health's own probe", k ? ", " : "",
@@ -217,7 +252,7 @@ int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters, Ve
                 status = NULL;
         if (!status)
                 return -ENOMEM;
-        *ret_verdict = v;
+        memcpy(ret_verdicts, v, sizeof(v));
         *ret_status = status;
         return 0;
 }

@@ -16,6 +16,12 @@
  * - A counter below the state (went backwards) counts 0 and never lowers
  *   what was reported.
  * - One event per (kind, instruction) bucket with messages.
+ * - Routine failures (RDSEED's: the kernel falls back to RDRAND; any
+ *   failure kind whose exhaustion verdict_severity() rates notice or
+ *   less): while defer_routine is set, neither their growth nor their
+ *   failure buckets are recorded (nor taken into the state: the counter
+ *   keeps them), so the caller records them at most once per interval and
+ *   the counts still add up, across a crash too.
  * - Own load: of the counter's growth, up to the exhaustions the kernel
  *   counted while rng-health's own contention probe ran (own_pending, from
  *   the probe's counter snapshots around its runs) go into an event of their
@@ -60,7 +66,24 @@ typedef struct KernelWatchStep {
         size_t n_events;
         KernelWatchState next; /* owned (its own copy of the cursor) */
         uint64_t own_used[_RNG_INSTRUCTION_MAX]; /* of own_pending, attributed in this step */
+        /* Routine failures of the instruction were held back (defer_routine):
+         * keep its failure buckets in the batch for the next step. */
+        bool deferred[_RNG_INSTRUCTION_MAX];
+        bool routine_recorded; /* a routine failure was recorded: the interval starts anew */
 } KernelWatchStep;
+
+/* What a step needs besides the state, counters and batch. */
+typedef struct KernelWatchAccountParams {
+        const uint64_t *own_pending; /* [_RNG_INSTRUCTION_MAX]: own probe's exhaustions not yet attributed; NULL: none */
+        bool defer_routine;          /* inside the interval of the last routine record: hold routine failures */
+        uint64_t routine_interval_usec; /* since the last routine record (its events' rate); 0: none yet */
+} KernelWatchAccountParams;
+
+/* Whether instruction i's failures are routine: its exhaustion is one the
+ * kernel falls back from (RDSEED). */
+bool kernel_watch_failure_routine(RngInstruction i);
+/* Clears the batch but the failure buckets of the instructions keep[] names. */
+void kernel_watch_batch_clear_but(KernelWatchBatch *b, const bool keep[_RNG_INSTRUCTION_MAX]);
 
 void kernel_watch_step_done(KernelWatchStep *s);
 
@@ -82,16 +105,16 @@ const KernelCounters *kernel_watch_counters_update(KernelWatchCounters *v, int r
 
 /* One accounting step. counters: the snapshot, NULL where the kernel has
  * none. cursor: of the last message in the batch (copied into the next
- * state), NULL to keep the state's. own_pending: exhaustions during the
- * own probe not yet attributed ([_RNG_INSTRUCTION_MAX], NULL: none).
- * Returns the number of events (0: the next state equals the state,
- * nothing to send or write) or -ENOMEM; the next state's serial is the
- * state's + 1 when there are events. */
+ * state), NULL to keep the state's. params: NULL for none. Returns the
+ * number of events (0: the next state equals the state, nothing to send
+ * or write) or -ENOMEM; the next state's serial is the state's + 1 when
+ * there are events. */
 int kernel_watch_account(const KernelWatchState *state, const KernelCounters *counters,
-                         const KernelWatchBatch *batch, const char *cursor, const uint64_t *own_pending,
+                         const KernelWatchBatch *batch, const char *cursor, const KernelWatchAccountParams *params,
                          KernelWatchStep *ret);
 
-/* The verdict and status fragment of a state ("kernel: RDSEED exhausted
- * 3x", "kernel: no RNG failures"; "... logged" without counters). */
-int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters, Verdict *ret_verdict,
-                               char **ret_status);
+/* The per-instruction verdicts and status fragment of a state ("kernel:
+ * RDSEED exhausted 3x (the kernel seeds from RDRAND instead)", "kernel: no
+ * RNG failures"; "... logged" without counters). */
+int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters,
+                               Verdict ret_verdicts[_RNG_INSTRUCTION_MAX], char **ret_status);

@@ -30,7 +30,7 @@ int event_kernel(EventFields *f, const KernelEventInfo *in) {
                 return -EINVAL;
 
         EVENT_ADD(f, "MESSAGE_ID=%s", rng_kernel_message_id(in->kind));
-        EVENT_ADD(f, "PRIORITY=%d", verdict_priority(v));
+        EVENT_ADD(f, "PRIORITY=%d", verdict_priority(in->instruction, v));
         EVENT_ADD(f, "SYSLOG_IDENTIFIER=rng-health");
         switch (in->kind) {
         case KERNEL_RNG_MSG_EXHAUSTED:
@@ -38,6 +38,14 @@ int event_kernel(EventFields *f, const KernelEventInfo *in) {
                         EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhausted %" PRIu64 " time(s) while rng-health's "
                                   "own contention probe ran (its load: not counted against the kernel's verdict)",
                                   name, in->count);
+                else if (in->routine && in->interval_usec > 0)
+                        EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhausted %" PRIu64 " time(s) in the last %.1f h "
+                                  "(%.3g per hour): routine, %s", name, in->count, in->interval_usec / 3.6e9,
+                                  in->count / (in->interval_usec / 3.6e9), verdict_consequence(in->instruction, v));
+                else if (in->routine)
+                        EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhausted %" PRIu64 " time(s): routine, %s "
+                                  "(recorded at most once per interval from now on)", name, in->count,
+                                  verdict_consequence(in->instruction, v));
                 else if (in->messages == 0)
                         EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhausted %" PRIu64
                                   " time(s) (the kernel's counter; its log lines follow, or were rate-limited)",
@@ -68,7 +76,15 @@ int event_kernel(EventFields *f, const KernelEventInfo *in) {
         EVENT_ADD(f, "RNG_INSTRUCTION=%s", name);
         EVENT_ADD(f, "RNG_KERNEL_EVENT=%s", kernel_rng_msg_kind_to_string(in->kind));
         EVENT_ADD(f, "RNG_VERDICT=%s", verdict_to_string(v));
+        EVENT_ADD(f, "RNG_SEVERITY=%s", severity_to_string(verdict_severity(in->instruction, v)));
         EVENT_ADD(f, "RNG_COUNT=%" PRIu64, in->count);
+        if (in->routine) {
+                EVENT_ADD(f, "RNG_ROUTINE=1");
+                if (in->interval_usec > 0) {
+                        EVENT_ADD(f, "RNG_INTERVAL_USEC=%" PRIu64, in->interval_usec);
+                        EVENT_ADD(f, "RNG_RATE_PER_HOUR=%.6g", in->count / (in->interval_usec / 3.6e9));
+                }
+        }
         EVENT_ADD(f, "RNG_MESSAGES=%" PRIu64, in->messages);
         if (in->have_cpu) {
                 EVENT_ADD(f, "RNG_CPU=%u", in->cpu);

@@ -30,11 +30,17 @@ typedef struct KernelEventInfo {
         /* Exhaustions the kernel counted while rng-health's own contention
          * probe ran: RNG_OWN_PROBE=1, not against the verdict. */
         bool own_probe;
+        /* A routine failure (RDSEED: the kernel falls back to RDRAND),
+         * recorded at most once per interval: RNG_ROUTINE=1, and the time
+         * since the previous routine record (0: none since the start). */
+        bool routine;
+        uint64_t interval_usec;
 } KernelEventInfo;
 
 /* Pure: MESSAGE_ID, PRIORITY, MESSAGE and the RNG_* fields of one event. */
 int event_kernel(EventFields *f, const KernelEventInfo *info);
 
 /* The verdict a kind implies: exhausted/failed -> exhausted, disabled ->
- * degraded, defective -> broken. */
+ * degraded, defective -> broken. What it weighs depends on the
+ * instruction: verdict_severity(). */
 Verdict kernel_rng_msg_kind_verdict(KernelRngMsgKind k);

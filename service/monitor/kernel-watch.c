@@ -28,11 +28,13 @@
 struct KernelWatch {
         sd_event *event;
         sd_journal *journal;
-        sd_event_source *journal_source, *journal_timer, *flush_timer, *settle_timer;
+        sd_event_source *journal_source, *journal_timer, *flush_timer, *settle_timer, *routine_timer;
         sd_event_source *counter_sources[_RNG_INSTRUCTION_MAX];
 
         char *state_dir, *sysfs_root;
-        uint64_t flush_usec, settle_usec;
+        uint64_t flush_usec, settle_usec, routine_usec;
+        uint64_t routine_until; /* CLOCK_MONOTONIC: routine failures are held back until then */
+        uint64_t routine_last;  /* when one was last recorded; 0: not since the start */
         VerdictSource *source; /* the Manager's; NULL once detached */
 
         KernelWatchBatch batch; /* messages since the last recorded event */
@@ -43,7 +45,6 @@ struct KernelWatch {
         KernelWatchCounters counters;
         uint64_t own_pending[_RNG_INSTRUCTION_MAX]; /* own probe's exhaustions not yet recorded */
 
-        Verdict verdict;
         char *status;
         bool no_journal; /* no journal file to follow (no journald): said in the status */
 };
@@ -81,11 +82,11 @@ static int journal_has_serial(sd_journal *j, sd_id128_t boot, uint64_t serial) {
 /* --- verdict and status -------------------------------------------------------- */
 
 static int watch_update_verdict(KernelWatch *w) {
+        Verdict v[_RNG_INSTRUCTION_MAX];
         char *status;
-        Verdict v;
         int r;
 
-        r = kernel_watch_state_verdict(&w->state, w->counters.have, &v, &status);
+        r = kernel_watch_state_verdict(&w->state, w->counters.have, v, &status);
         if (r < 0)
                 return r;
         if (w->no_journal) {
@@ -100,8 +101,7 @@ static int watch_update_verdict(KernelWatch *w) {
         }
         free(w->status);
         w->status = status;
-        w->verdict = v;
-        return verdict_source_report(w->source, w->verdict, w->status, "kernel");
+        return verdict_source_report(w->source, v, w->status, "kernel");
 }
 
 /* --- recording ------------------------------------------------------------------ */
@@ -138,14 +138,43 @@ static int send_event(const KernelEventInfo *info) {
 /* Records every bucket with messages, and failures the counters show beyond
  * what was reported, as events; then commits the state. Returns 1 if it
  * recorded something, 0 if there was nothing to record. */
+static int on_routine_timer(sd_event_source *s, uint64_t usec, void *userdata);
+static int arm_timer(KernelWatch *w, sd_event_source **s, uint64_t when,
+                     sd_event_time_handler_t handler, const char *description);
+
 static int watch_flush(KernelWatch *w) {
         _cleanup_(kernel_watch_step_done) KernelWatchStep step = {};
+        KernelWatchAccountParams params = { .own_pending = w->own_pending };
+        bool deferred = false;
+        uint64_t now;
         int r;
 
-        r = kernel_watch_account(&w->state, watch_read_counters(w), &w->batch,
-                                 w->read_cursor, w->own_pending, &step);
-        if (r <= 0)
+        r = sd_event_now(w->event, CLOCK_MONOTONIC, &now);
+        if (r < 0)
                 return r;
+        params.defer_routine = now < w->routine_until;
+        params.routine_interval_usec = w->routine_last ? now - w->routine_last : 0;
+        r = kernel_watch_account(&w->state, watch_read_counters(w), &w->batch,
+                                 w->read_cursor, &params, &step);
+        if (r < 0)
+                return r;
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                deferred = deferred || step.deferred[i];
+        /* Held back: recorded when the interval ends (the timer is armed
+         * only while something waits, so an idle watch sleeps). */
+        if (deferred) {
+                int k = arm_timer(w, &w->routine_timer, w->routine_until, on_routine_timer, "kernel-watch-routine");
+                if (k < 0)
+                        return k;
+        }
+        if (r == 0) {
+                kernel_watch_batch_clear_but(&w->batch, step.deferred);
+                return 0;
+        }
+        if (step.routine_recorded) {
+                w->routine_last = now;
+                w->routine_until = now + w->routine_usec;
+        }
         for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
                 w->own_pending[i] -= step.own_used[i];
 
@@ -175,7 +204,7 @@ static int watch_flush(KernelWatch *w) {
         step.next = (KernelWatchState) {};
         free(w->read_cursor);
         w->read_cursor = NULL;
-        kernel_watch_batch_clear(&w->batch);
+        kernel_watch_batch_clear_but(&w->batch, step.deferred);
         r = watch_update_verdict(w);
         return r < 0 ? r : 1;
 }
@@ -195,6 +224,12 @@ static int on_flush_timer(sd_event_source *s, uint64_t usec, void *userdata) {
 static int on_settle_timer(sd_event_source *s, uint64_t usec, void *userdata) {
         /* Failures the kernel counted after its last printed line. */
         return flush_from_timer(userdata, usec);
+}
+
+static int on_routine_timer(sd_event_source *s, uint64_t usec, void *userdata) {
+        /* The routine failures held back over the interval, in one record. */
+        (void) watch_flush(userdata);
+        return 0;
 }
 
 static int arm_timer(KernelWatch *w, sd_event_source **s, uint64_t when,
@@ -467,6 +502,7 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *sou
         w->source = source;
         w->flush_usec = p->flush_usec;
         w->settle_usec = p->settle_usec;
+        w->routine_usec = p->routine_usec;
         memcpy(w->own_pending, p->own_load, sizeof(w->own_pending));
         if ((p->state_dir && !(w->state_dir = strdup(p->state_dir))) ||
             (p->sysfs_root && !(w->sysfs_root = strdup(p->sysfs_root))))
@@ -541,6 +577,7 @@ KernelWatch *kernel_watch_free(KernelWatch *w) {
         sd_event_source_disable_unref(w->journal_timer);
         sd_event_source_disable_unref(w->flush_timer);
         sd_event_source_disable_unref(w->settle_timer);
+        sd_event_source_disable_unref(w->routine_timer);
         for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
                 sd_event_source_disable_unref(w->counter_sources[i]);
         sd_journal_close(w->journal);
@@ -555,16 +592,26 @@ KernelWatch *kernel_watch_free(KernelWatch *w) {
         return NULL;
 }
 
+int kernel_watch_set_routine_interval(KernelWatch *w, uint64_t usec) {
+        uint64_t now;
+        int r;
+
+        if (!w)
+                return 0;
+        w->routine_usec = usec;
+        w->routine_until = w->routine_last ? w->routine_last + usec : 0;
+        r = sd_event_now(w->event, CLOCK_MONOTONIC, &now);
+        if (r < 0)
+                return r;
+        if (now < w->routine_until)
+                return w->routine_timer ? sd_event_source_set_time(w->routine_timer, w->routine_until) : 0;
+        r = watch_flush(w);
+        return r < 0 ? r : 0;
+}
+
 void kernel_watch_add_own_load(KernelWatch *w, RngInstruction i, uint64_t count) {
         if (!w || (unsigned) i >= _RNG_INSTRUCTION_MAX)
                 return;
         w->own_pending[i] = count > UINT64_MAX - w->own_pending[i] ? UINT64_MAX : w->own_pending[i] + count;
 }
 
-Verdict kernel_watch_verdict(const KernelWatch *w) {
-        return w->verdict;
-}
-
-const char *kernel_watch_status(const KernelWatch *w) {
-        return w->status;
-}

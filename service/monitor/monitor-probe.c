@@ -126,7 +126,13 @@ static int watch_run(ProbeWatch *w, const char *trigger) {
         status = status_format_probe(w->last);
         if (!status)
                 return -ENOMEM;
-        return verdict_source_report(w->source, w->last->verdict, status, trigger);
+        {
+                Verdict instr[_RNG_INSTRUCTION_MAX];
+
+                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                        instr[i] = w->last->instr[i].verdict;
+                return verdict_source_report(w->source, instr, status, trigger);
+        }
 }
 
 /* Logs its error (once, here); the callers only act on it. */

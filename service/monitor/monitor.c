@@ -79,7 +79,7 @@ static const char *cvm_name(const Manager *m) {
 static void notify_status(const Manager *m, const char *status, bool ready, bool failing) {
         char mask[64];
 
-        verdict_mask_format(m->fail_on, mask, sizeof(mask));
+        fail_on_format(&m->fail_on, mask, sizeof(mask));
         (void) sd_notifyf(false, "%sSTATUS=%s%s%s%s%s%s%s", ready ? "READY=1\n" : "",
                           failing ? "FAILED (FailOn=" : "", failing ? mask : "", failing ? "): " : "", status,
                           m->cvm ? "; confidential VM: " : "", m->cvm ? cvm_name(m) : "",
@@ -194,20 +194,22 @@ static void on_source_report(VerdictSource *source, const char *trigger, void *u
                 return;
         info = (VerdictEventInfo) {
                 .verdict = c.verdict,
+                .severity = c.severity,
                 .trigger = trigger,
                 .source = source->name,
                 .status = status,
-                .instr_verdicts = probe_watch_instruction_verdicts(m->probe),
+                .instr_verdicts = c.instr,
                 .cvm = cvm_name(m),
-                .fail_on = m->fail_on,
+                .fail_on = &m->fail_on,
                 .have_previous = !c.first,
                 .previous = c.previous,
         };
         if (c.changed)
                 send_fields(event_verdict(&f, &info), &f, LOG_WARNING, "verdict");
 
-        if (m->fail_on & (1u << c.verdict)) {
-                m->exit_status = monitor_exit_status_for_verdict(c.verdict);
+        /* FailOn= per instruction: RDSEED exhausted alone is routine. */
+        if (fail_on_match(&m->fail_on, c.instr, &info.fail_verdict, &info.fail_instruction)) {
+                m->exit_status = monitor_exit_status_for_verdict(info.fail_verdict);
                 send_fields(event_policy_failure(&f, &info, m->exit_status), &f, LOG_CRIT, "FailOn= policy");
                 notify_status(m, status ?: "", false, true);
                 write_metrics(m); /* the failing verdict, before the exit */
@@ -235,6 +237,7 @@ static void start_kernel_watch(Manager *m) {
         }
         p.state_dir = state_dir;
         p.sysfs_root = m->root;
+        p.routine_usec = config_routine_usec(&m->config);
         memcpy(p.own_load, m->own_load, sizeof(p.own_load));
         r = kernel_watch_new(m->event, &p, &m->kernel_source, &m->kernel);
         if (r < 0) {
@@ -242,7 +245,7 @@ static void start_kernel_watch(Manager *m) {
                 /* Keep what it may have reported before failing (a catch-up
                  * verdict); otherwise say that the kernel is not watched. */
                 if (!m->kernel_source.reported)
-                        (void) verdict_source_report(&m->kernel_source, VERDICT_OK,
+                        (void) verdict_source_report(&m->kernel_source, (const Verdict[]) { VERDICT_OK, VERDICT_OK },
                                                      "kernel: not watched (journal not readable)", "kernel");
         }
 }
@@ -272,6 +275,9 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
                 m->config = c;
                 m->reload_failed = false;
                 update_policy(m);
+                r = kernel_watch_set_routine_interval(m->kernel, config_routine_usec(&m->config));
+                if (r < 0)
+                        log_full(LOG_WARNING, "Kernel watch: cannot apply KernelRoutineIntervalSec=: %s", strerror(-r));
         }
 
         r = probe_watch_run(m->probe, "reload");

@@ -42,7 +42,7 @@ typedef struct Manager {
         Config config;
         ConfidentialVm cvm_detected;
         bool cvm;               /* treated as a confidential VM: detected, or ConfidentialVM= */
-        unsigned fail_on;       /* FailOn= mask in effect (config_fail_on()) */
+        FailOn fail_on;         /* FailOn= in effect (config_fail_on()) */
         VerdictSource probe_source, kernel_source;
         Aggregator aggregator;  /* over the two sources */
         ProbeWatch *probe;

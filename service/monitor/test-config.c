@@ -52,6 +52,14 @@ static void clean(void) {
         CHECK(system(cmd) == 0, "%s", cmd);
 }
 
+static void check_fail_on(const Config *c, bool cvm, const char *want) {
+        FailOn f = config_fail_on(c, cvm);
+        char buf[128];
+
+        fail_on_format(&f, buf, sizeof(buf));
+        CHECK(strcmp(buf, want) == 0, "FailOn (cvm %d) is '%s', expected '%s'", cvm, buf, want);
+}
+
 static int load(Config *c, ConfigError *e) {
         return config_load(root, c, e);
 }
@@ -81,8 +89,10 @@ static void test_defaults(void) {
         CHECK_EQ_U64(c.probe.verdict.kernel_retries, 0); /* the running kernel's */
         CHECK_EQ_U64(c.reprobe_usec, 6ull * 3600 * 1000000);
         CHECK_EQ_INT(c.confidential_vm, CVM_SETTING_AUTO);
-        CHECK_EQ_INT(config_fail_on(&c, false), 0);
-        CHECK_EQ_INT(config_fail_on(&c, true), (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN));
+        check_fail_on(&c, false, "none");
+        /* On a confidential VM: broken either way, RDRAND exhausted; not RDSEED
+         * exhausted alone (routine: the kernel falls back to RDRAND). */
+        check_fail_on(&c, true, "broken rdrand:exhausted");
         CHECK(strcmp(c.metrics_path, "/var/lib/prometheus/node-exporter/rng-health.prom") == 0, "metrics path %s", c.metrics_path);
         /* empty: off */
         write_file("/etc/rng-health/rng-health.conf.d/10.conf", "[Metrics]\nPath=\n");
@@ -128,18 +138,31 @@ static void test_values(void) {
         CHECK_EQ_U64(c.probe.verdict.degraded_min_failures, 3);
         CHECK_EQ_U64(c.probe.verdict.exhausted_min_loop_failures, 2);
         CHECK_EQ_U64(c.reprobe_usec, 30ull * 60 * 1000000);
-        CHECK_EQ_INT(config_fail_on(&c, false), (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN));
+        check_fail_on(&c, false, "exhausted broken");
         CHECK_EQ_INT(c.confidential_vm, CVM_SETTING_NO);
 
         /* FailOn=none on a CVM turns the strict default off; empty resets it. */
         write_file("/etc/rng-health/rng-health.conf.d/10.conf", "[Policy]\nFailOn=\nFailOn=none\n[Monitor]\nReprobeIntervalSec=0\n");
         CHECK_EQ_INT(load(&c, &e), 0);
-        CHECK_EQ_INT(config_fail_on(&c, true), 0);
+        check_fail_on(&c, true, "none");
         CHECK_EQ_U64(c.reprobe_usec, 0);
         write_file("/etc/rng-health/rng-health.conf.d/20.conf", "[Policy]\nFailOn=\n[Probe]\nInstructions=\n");
         CHECK_EQ_INT(load(&c, &e), 0);
-        CHECK_EQ_INT(config_fail_on(&c, true), (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN));
+        check_fail_on(&c, true, "broken rdrand:exhausted");
         CHECK_EQ_INT(c.probe.instructions, 3);
+
+        /* Per instruction: appended, a bare verdict for both. */
+        write_file("/etc/rng-health/rng-health.conf.d/25.conf",
+                   "[Policy]\nFailOn=rdseed:degraded rdrand:exhausted\nFailOn=broken rdseed:hidden\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        check_fail_on(&c, false, "broken rdrand:exhausted rdseed:hidden rdseed:degraded");
+        CHECK_EQ_INT(c.fail_on.mask[RNG_RDSEED], (1u << VERDICT_DEGRADED) | (1u << VERDICT_BROKEN) | (1u << VERDICT_HIDDEN));
+        {
+                char path[PATH_MAX * 2];
+
+                snprintf(path, sizeof(path), "%s/etc/rng-health/rng-health.conf.d/25.conf", root);
+                CHECK(unlink(path) == 0, "unlink %s", path);
+        }
 
         /* The largest budget accepted (finding 12: the watchdog bound). */
         write_file("/etc/rng-health/rng-health.conf.d/30.conf",
@@ -168,7 +191,14 @@ static void test_errors(void) {
                 { "[Thresholds]\nKernelRetries=lots\n", 2, "[Thresholds] KernelRetries=", "invalid number 'lots'" },
                 { "[Monitor]\nReprobeIntervalSec=soon\n", 2, "[Monitor] ReprobeIntervalSec=", "invalid interval 'soon'" },
                 { "[Monitor]\nReprobeIntervalSec=10ms\n", 2, "[Monitor] ReprobeIntervalSec=", "invalid interval" },
-                { "[Policy]\nFailOn=exhausted sometimes\n", 2, "[Policy] FailOn=", "invalid verdict 'sometimes'" },
+                { "[Policy]\nFailOn=exhausted sometimes\n", 2, "[Policy] FailOn=", "invalid entry 'sometimes'" },
+                { "[Policy]\nFailOn=rdrand:sometimes\n", 2, "[Policy] FailOn=", "invalid entry 'rdrand:sometimes'" },
+                { "[Policy]\nFailOn=rdrnd:exhausted\n", 2, "[Policy] FailOn=", "invalid entry 'rdrnd:exhausted'" },
+                { "[Policy]\nFailOn=RDRAND:exhausted\n", 2, "[Policy] FailOn=", "invalid entry 'RDRAND:exhausted'" },
+                { "[Policy]\nFailOn=rdrand:\n", 2, "[Policy] FailOn=", "invalid entry 'rdrand:'" },
+                { "[Policy]\nFailOn=:exhausted\n", 2, "[Policy] FailOn=", "invalid entry ':exhausted'" },
+                { "[Policy]\nFailOn=rdrand:rdseed:broken\n", 2, "[Policy] FailOn=", "invalid entry 'rdrand:rdseed:broken'" },
+                { "[Policy]\nFailOn=rdrand:none\n", 2, "[Policy] FailOn=", "invalid entry 'rdrand:none'" },
                 { "[Policy]\nConfidentialVM=maybe\n", 2, "[Policy] ConfidentialVM=", "invalid value 'maybe'" },
                 { "[Metrics]\nPath=rng-health.prom\n", 2, "[Metrics] Path=", "invalid path 'rng-health.prom'" },
                 { "[Metrics]\nPath=/var/lib/prometheus/\n", 2, "[Metrics] Path=", "invalid path" },

@@ -69,8 +69,11 @@ static void test_probe_result(void) {
         check_field(&f, "RNG_TRIGGER", "reprobe");
         snprintf(buf, sizeof(buf), "%u", 6144u);
         check_field(&f, "RNG_TOTAL_FAILURES", buf);
-        CHECK(strstr(get(&f, "MESSAGE"), "RDSEED broken: 6144 of 6144 tries failed (100 %)"), "MESSAGE: %s",
-              get(&f, "MESSAGE"));
+        /* Nothing delivered: for the kernel that is exhaustion, not values that pass for random. */
+        CHECK(strstr(get(&f, "MESSAGE"), "RDSEED broken, the kernel seeds from RDRAND instead: 6144 of 6144 tries failed (100 %)"),
+              "MESSAGE: %s", get(&f, "MESSAGE"));
+        check_field(&f, "RNG_CONSEQUENCE", "the kernel seeds from RDRAND instead");
+        check_field(&f, "RNG_SEVERITY", "err");
         event_fields_done(&f);
 }
 
@@ -90,7 +93,10 @@ static void test_exhausted_and_status(void) {
 
         CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
         check_field(&f, "RNG_VERDICT", "exhausted");
-        check_field(&f, "PRIORITY", "3");
+        /* RDSEED exhausted is routine: the kernel seeds from RDRAND instead. */
+        check_field(&f, "PRIORITY", "5");
+        check_field(&f, "RNG_SEVERITY", "notice");
+        check_field(&f, "RNG_CONSEQUENCE", "the kernel seeds from RDRAND instead");
         /* No kernel state given: a stock kernel's single RDSEED try. */
         check_field(&f, "RNG_KERNEL_RETRIES", "1");
         check_field(&f, "RNG_KERNEL_RETRIES_SOURCE", "assumed");
@@ -101,6 +107,8 @@ static void test_exhausted_and_status(void) {
               "status: %s", status ?: "(null)");
         CHECK(status && strstr(status, "% of tries failed, ") && strstr(status, " values needed >1 tries"),
               "status: %s", status ?: "(null)");
+        /* What the kernel does about it: RDSEED exhaustion is routine. */
+        CHECK(status && strstr(status, " tries (the kernel seeds from RDRAND instead)"), "status: %s", status ?: "(null)");
 }
 
 static void test_unsupported(void) {
@@ -202,13 +210,18 @@ static void test_output_check(void) {
 
 static void test_verdict_events(void) {
         const Verdict iv[2] = { VERDICT_OK, VERDICT_EXHAUSTED };
+        const FailOn fo = { .mask = { (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN),
+                                      (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN) } };
         VerdictEventInfo info = {
                 .verdict = VERDICT_EXHAUSTED,
+                .severity = SEVERITY_NOTICE,
                 .trigger = "boot",
                 .status = "RDRAND ok; RDSEED exhausted",
                 .instr_verdicts = iv,
                 .cvm = "tdx",
-                .fail_on = (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN),
+                .fail_on = &fo,
+                .fail_instruction = RNG_RDSEED,
+                .fail_verdict = VERDICT_EXHAUSTED,
         };
         EventFields f = {};
 
@@ -219,7 +232,9 @@ static void test_verdict_events(void) {
         check_field(&f, "RNG_RDSEED_VERDICT", "exhausted");
         check_field(&f, "RNG_FAIL_ON", "exhausted broken");
         check_field(&f, "RNG_CONFIDENTIAL_VM", "tdx");
-        check_field(&f, "PRIORITY", "3");
+        /* RDSEED exhausted alone is routine: notice, not err. */
+        check_field(&f, "PRIORITY", "5");
+        check_field(&f, "RNG_SEVERITY", "notice");
         CHECK(!event_fields_get(&f, "RNG_INSTRUCTION"), "verdict event carries RNG_INSTRUCTION");
         event_fields_done(&f);
 
@@ -230,13 +245,17 @@ static void test_verdict_events(void) {
         check_field(&f, "MESSAGE_ID", RNG_MID_VERDICT_CHANGED_STR);
         check_field(&f, "RNG_PREVIOUS_VERDICT", "ok");
         check_field(&f, "RNG_SOURCE", "probe");
-        check_field(&f, "MESSAGE", "Hardware RNG verdict changed from ok to exhausted: RDRAND ok; RDSEED exhausted");
+        check_field(&f, "MESSAGE", "Hardware RNG verdict changed from ok to exhausted (severity notice): RDRAND ok; RDSEED exhausted");
         event_fields_done(&f);
 
         CHECK_EQ_INT(event_policy_failure(&f, &info, 3), 0);
         check_field(&f, "MESSAGE_ID", RNG_MID_POLICY_FAILURE_STR);
         check_field(&f, "RNG_EXIT_STATUS", "3");
         check_field(&f, "PRIORITY", "2");
+        check_field(&f, "RNG_FAIL_INSTRUCTION", "RDSEED");
+        check_field(&f, "RNG_FAIL_VERDICT", "exhausted");
+        check_field(&f, "MESSAGE", "Hardware RNG verdict RDSEED exhausted is in FailOn=exhausted broken (confidential VM): "
+                                   "exiting with status 3");
         event_fields_done(&f);
 
         CHECK_EQ_INT(event_config_invalid(&f, "/etc/rng-health/rng-health.conf", 7, "[Policy] FailOn=",
@@ -250,15 +269,44 @@ static void test_verdict_events(void) {
 static void test_priorities_and_formats(void) {
         char buf[64];
 
-        CHECK_EQ_INT(verdict_priority(VERDICT_OK), LOG_INFO);
-        CHECK_EQ_INT(verdict_priority(VERDICT_UNSUPPORTED), LOG_INFO);
-        CHECK_EQ_INT(verdict_priority(VERDICT_DEGRADED), LOG_WARNING);
-        CHECK_EQ_INT(verdict_priority(VERDICT_EXHAUSTED), LOG_ERR);
-        CHECK_EQ_INT(verdict_priority(VERDICT_BROKEN), LOG_ERR);
-        verdict_mask_format(0, buf, sizeof(buf));
+        FailOn fo = {};
+
+        /* What the kernel does about it decides: a failed RDSEED is routine
+         * (it falls back to RDRAND), a failed RDRAND is not, and values that
+         * pass for random are the worst either way. */
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                CHECK_EQ_INT(verdict_priority(i, VERDICT_OK), LOG_INFO);
+                CHECK_EQ_INT(verdict_priority(i, VERDICT_UNSUPPORTED), LOG_INFO);
+                CHECK_EQ_INT(verdict_priority(i, VERDICT_HIDDEN), LOG_NOTICE);
+                CHECK_EQ_INT(verdict_priority(i, VERDICT_BROKEN), LOG_ERR);
+        }
+        CHECK_EQ_INT(verdict_priority(RNG_RDSEED, VERDICT_EXHAUSTED), LOG_NOTICE);
+        CHECK_EQ_INT(verdict_priority(RNG_RDSEED, VERDICT_DEGRADED), LOG_NOTICE);
+        CHECK_EQ_INT(verdict_priority(RNG_RDRAND, VERDICT_EXHAUSTED), LOG_ERR);
+        CHECK_EQ_INT(verdict_priority(RNG_RDRAND, VERDICT_DEGRADED), LOG_WARNING);
+        CHECK(strcmp(verdict_consequence(RNG_RDSEED, VERDICT_EXHAUSTED), "the kernel seeds from RDRAND instead") == 0,
+              "RDSEED exhausted");
+        CHECK(strstr(verdict_consequence(RNG_RDRAND, VERDICT_EXHAUSTED), "boot seeding would panic"), "RDRAND exhausted");
+        CHECK(!verdict_consequence(RNG_RDRAND, VERDICT_OK), "ok has no consequence");
+
+        fail_on_format(&fo, buf, sizeof(buf));
         CHECK(strcmp(buf, "none") == 0, "%s", buf);
-        verdict_mask_format((1u << VERDICT_DEGRADED) | (1u << VERDICT_BROKEN), buf, sizeof(buf));
+        CHECK_EQ_INT(fail_on_add_word(&fo, "degraded"), 0);
+        CHECK_EQ_INT(fail_on_add_word(&fo, "broken"), 0);
+        fail_on_format(&fo, buf, sizeof(buf));
         CHECK(strcmp(buf, "degraded broken") == 0, "%s", buf);
+        fo = FAIL_ON_CVM_DEFAULT;
+        fail_on_format(&fo, buf, sizeof(buf));
+        CHECK(strcmp(buf, "broken rdrand:exhausted") == 0, "%s", buf);
+        {
+                Verdict v, xeon[2] = { VERDICT_OK, VERDICT_EXHAUSTED }, rdrand[2] = { VERDICT_EXHAUSTED, VERDICT_OK },
+                           zen5[2] = { VERDICT_OK, VERDICT_BROKEN };
+                RngInstruction i;
+
+                CHECK(!fail_on_match(&fo, xeon, &v, &i), "the Xeon shape fails a confidential VM");
+                CHECK(fail_on_match(&fo, rdrand, &v, &i) && v == VERDICT_EXHAUSTED && i == RNG_RDRAND, "RDRAND exhausted");
+                CHECK(fail_on_match(&fo, zen5, &v, &i) && v == VERDICT_BROKEN && i == RNG_RDSEED, "RDSEED broken");
+        }
         CHECK(strcmp(format_percent(0.31, buf, sizeof(buf)), "31 %") == 0, "%s", buf);
         CHECK(strcmp(format_percent(0.042, buf, sizeof(buf)), "4.2 %") == 0, "%s", buf);
         CHECK(strcmp(format_percent(0.00001, buf, sizeof(buf)), "<0.1 %") == 0, "%s", buf);
@@ -275,6 +323,8 @@ static void test_fields_overflow(void) {
         CHECK(!event_fields_get(&f, "F"), "prefix matched");
         event_fields_done(&f);
 }
+
+#define V(a, b) ((const Verdict[]) { VERDICT_##a, VERDICT_##b })
 
 /* A listener that records what it heard, with the aggregate at that time. */
 typedef struct Heard {
@@ -311,27 +361,35 @@ static void test_aggregator(void) {
         CHECK_EQ_INT(aggregator_add_source(&a, &kernel), 0);
         CHECK(!aggregator_verdict(&a, &v), "verdict before any report");
 
-        CHECK_EQ_INT(verdict_source_report(&probe, VERDICT_OK, "RDRAND ok", "boot"), 0);
+        CHECK_EQ_INT(verdict_source_report(&probe, V(OK, OK), "RDRAND ok", "boot"), 0);
         CHECK(h.calls == 1 && h.source == &probe && strcmp(h.trigger, "boot") == 0, "listener");
         CHECK(h.announced && h.change.first && h.change.changed && h.change.verdict == VERDICT_OK, "first");
-        CHECK_EQ_INT(verdict_source_report(&probe, VERDICT_OK, "RDRAND ok again", "reprobe"), 0);
+        CHECK_EQ_INT(verdict_source_report(&probe, V(OK, OK), "RDRAND ok again", "reprobe"), 0);
         CHECK(!h.change.first && !h.change.changed, "a repeat is not a change");
-        CHECK_EQ_INT(verdict_source_report(&kernel, VERDICT_DEGRADED, "kernel: 3 RDSEED failures", "kernel"), 0);
+        CHECK_EQ_INT(verdict_source_report(&kernel, V(OK, DEGRADED), "kernel: 3 RDSEED failures", "kernel"), 0);
         CHECK(h.change.changed && h.change.previous == VERDICT_OK && h.change.verdict == VERDICT_DEGRADED,
               "change ok -> degraded");
         CHECK(aggregator_verdict(&a, &v) && v == VERDICT_DEGRADED, "worst wins");
         s1 = aggregator_status(&a);
         CHECK(s1 && strcmp(s1, "RDRAND ok again; kernel: 3 RDSEED failures") == 0, "status: %s", s1);
-        CHECK_EQ_INT(verdict_source_report(&kernel, VERDICT_OK, "", "kernel"), 0);
+        CHECK_EQ_INT(verdict_source_report(&kernel, V(OK, OK), "", "kernel"), 0);
         s2 = aggregator_status(&a);
         CHECK(s2 && strcmp(s2, "RDRAND ok again") == 0, "status: %s", s2);
-        CHECK_EQ_INT(verdict_source_report(&kernel, _VERDICT_MAX, "", "kernel"), -EINVAL);
+        CHECK_EQ_INT(verdict_source_report(&kernel, ((const Verdict[]) { VERDICT_OK, _VERDICT_MAX }), "", "kernel"), -EINVAL);
+        /* Per instruction: RDRAND exhausted while RDSEED stays exhausted is a
+         * change, although the worst verdict stays the same. */
+        CHECK_EQ_INT(verdict_source_report(&probe, V(OK, EXHAUSTED), "RDSEED exhausted", "reprobe"), 0);
+        CHECK(h.change.changed && h.change.severity == SEVERITY_NOTICE, "RDSEED exhausted: notice");
+        CHECK_EQ_INT(verdict_source_report(&probe, V(EXHAUSTED, EXHAUSTED), "both exhausted", "reprobe"), 0);
+        CHECK(h.change.changed && h.change.verdict == VERDICT_EXHAUSTED && h.change.previous == VERDICT_EXHAUSTED &&
+              h.change.severity == SEVERITY_ERR, "RDRAND exhausted too: a change, err");
+        CHECK_EQ_INT(verdict_source_report(&probe, V(OK, OK), "RDRAND ok again", "reprobe"), 0);
 
         /* Detached: nothing stored, nobody called. */
         handle = &kernel;
         CHECK(verdict_source_detach(&handle) == &kernel && !handle, "detach");
         h.calls = 0;
-        CHECK_EQ_INT(verdict_source_report(handle, VERDICT_BROKEN, "x", "kernel"), 0);
+        CHECK_EQ_INT(verdict_source_report(handle, V(BROKEN, BROKEN), "x", "kernel"), 0);
         CHECK_EQ_INT(h.calls, 0);
         CHECK(aggregator_verdict(&a, &v) && v == VERDICT_OK, "a detached report changed the verdict");
 

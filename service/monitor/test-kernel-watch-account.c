@@ -381,7 +381,7 @@ static void test_own_load(void) {
                         if (other && rnd(2))
                                 add_exhausted(&b, i, 0);
                 }
-                events = kernel_watch_account(&state, &c, &b, NULL, pending, &s);
+                events = kernel_watch_account(&state, &c, &b, NULL, &(KernelWatchAccountParams) { .own_pending = pending }, &s);
                 CHECK(events == s.n_events, "events");
                 for (size_t k = 0; k < s.n_events; k++) {
                         const KernelEventInfo *e = &s.events[k];
@@ -418,13 +418,13 @@ static void test_own_load(void) {
         {
                 _cleanup_free_ char *status = NULL;
                 KernelWatchStep s;
-                Verdict v;
+                Verdict v[_RNG_INSTRUCTION_MAX];
 
-                CHECK_EQ_INT(kernel_watch_account(&state, &c, &b, NULL, pending, &s), 1);
+                CHECK_EQ_INT(kernel_watch_account(&state, &c, &b, NULL, &(KernelWatchAccountParams) { .own_pending = pending }, &s), 1);
                 CHECK(s.events[0].own_probe && s.events[0].count == 3, "one own event of 3");
                 adopt(&state, &s, &b);
-                CHECK_EQ_INT(kernel_watch_state_verdict(&state, true, &v, &status), 0);
-                CHECK_EQ_INT(v, VERDICT_OK);
+                CHECK_EQ_INT(kernel_watch_state_verdict(&state, true, v, &status), 0);
+                CHECK(v[RNG_RDSEED] == VERDICT_OK && v[RNG_RDRAND] == VERDICT_OK, "own load only: ok");
                 CHECK(status && strcmp(status, "kernel: RDSEED exhausted 3x during rng-health's own probe") == 0,
                       "status %s", status ?: "(null)");
 
@@ -433,14 +433,74 @@ static void test_own_load(void) {
                 status = NULL;
                 c.exhausted[RNG_RDSEED] += 2;
                 pending[RNG_RDSEED] = 0;
-                CHECK_EQ_INT(kernel_watch_account(&state, &c, &b, NULL, pending, &s), 1);
+                CHECK_EQ_INT(kernel_watch_account(&state, &c, &b, NULL, &(KernelWatchAccountParams) { .own_pending = pending }, &s), 1);
                 CHECK(!s.events[0].own_probe && s.events[0].count == 2, "one other event of 2");
                 adopt(&state, &s, &b);
-                CHECK_EQ_INT(kernel_watch_state_verdict(&state, true, &v, &status), 0);
-                CHECK_EQ_INT(v, VERDICT_EXHAUSTED);
-                CHECK(status && strcmp(status, "kernel: RDSEED exhausted 2x, RDSEED exhausted 3x during rng-health's "
-                                               "own probe") == 0, "status %s", status ?: "(null)");
+                CHECK_EQ_INT(kernel_watch_state_verdict(&state, true, v, &status), 0);
+                CHECK_EQ_INT(v[RNG_RDSEED], VERDICT_EXHAUSTED);
+                CHECK(status && strcmp(status, "kernel: RDSEED exhausted 2x (the kernel seeds from RDRAND instead), "
+                                               "RDSEED exhausted 3x during rng-health's own probe") == 0,
+                      "status %s", status ?: "(null)");
         }
+}
+
+/* Routine failures (RDSEED's) held back inside the interval: no event, not
+ * in the state, the buckets kept; RDRAND's never held back; once due, one
+ * event carries everything held back, and over any sequence of steps the
+ * counts add up to the counter. */
+static void test_routine_deferred(void) {
+        _cleanup_(kernel_watch_state_done) KernelWatchState state = {};
+        KernelCounters c = {};
+        KernelWatchBatch b = {};
+        uint64_t counted[_RNG_INSTRUCTION_MAX] = {};
+        unsigned routine_events = 0, steps_due = 0;
+
+        CHECK(kernel_watch_failure_routine(RNG_RDSEED) && !kernel_watch_failure_routine(RNG_RDRAND), "routine");
+
+        for (unsigned n = 0; n < 3000; n++) {
+                bool defer = rnd(8) != 0; /* mostly inside the interval */
+                KernelWatchAccountParams p = { .defer_routine = defer, .routine_interval_usec = defer ? 0 : 1000 };
+                KernelWatchStep s;
+                int r;
+
+                for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                        uint64_t grow = rnd(3) == 0 ? rnd(30) : 0;
+
+                        c.exhausted[i] += grow;
+                        c.retried[i] += grow;
+                        if (grow && rnd(2))
+                                add_exhausted(&b, i, 0);
+                }
+                r = kernel_watch_account(&state, &c, &b, NULL, &p, &s);
+                CHECK(r >= 0, "account: %d", r);
+                for (size_t k = 0; k < s.n_events; k++) {
+                        const KernelEventInfo *e = &s.events[k];
+
+                        if (e->kind == KERNEL_RNG_MSG_EXHAUSTED || e->kind == KERNEL_RNG_MSG_FAILED)
+                                counted[e->instruction] += e->count;
+                        CHECK(!(defer && e->instruction == RNG_RDSEED && e->kind == KERNEL_RNG_MSG_EXHAUSTED),
+                              "a routine RDSEED event inside the interval");
+                        CHECK(e->routine == (e->instruction == RNG_RDSEED), "routine flag on %s",
+                              rng_instruction_upper_to_string(e->instruction));
+                        routine_events += e->routine;
+                }
+                CHECK(!s.deferred[RNG_RDRAND], "RDRAND held back");
+                CHECK(!defer || !s.routine_recorded, "routine recorded while deferred");
+                steps_due += !defer;
+                /* The I/O side keeps the held back buckets. */
+                kernel_watch_state_done(&state);
+                state = s.next;
+                s.next = (KernelWatchState) {};
+                kernel_watch_batch_clear_but(&b, s.deferred);
+                CHECK_EQ_U64(counted[RNG_RDRAND], c.exhausted[RNG_RDRAND]);
+                CHECK_EQ_U64(state.reported[RNG_RDRAND], c.exhausted[RNG_RDRAND]);
+                CHECK_EQ_U64(counted[RNG_RDSEED], state.reported[RNG_RDSEED]);
+                if (!defer)
+                        CHECK_EQ_U64(state.reported[RNG_RDSEED], c.exhausted[RNG_RDSEED]);
+                kernel_watch_step_done(&s);
+        }
+        CHECK(routine_events <= steps_due, "%u routine events in %u due steps", routine_events, steps_due);
+        kernel_watch_batch_clear(&b);
 }
 
 static void test_bad_input(void) {
@@ -459,9 +519,10 @@ static void test_bad_input(void) {
 
 static void check_verdict(const KernelWatchState *s, bool have_counters, Verdict want, const char *want_status) {
         _cleanup_free_ char *status = NULL;
-        Verdict v;
+        Verdict iv[_RNG_INSTRUCTION_MAX], v;
 
-        CHECK_EQ_INT(kernel_watch_state_verdict(s, have_counters, &v, &status), 0);
+        CHECK_EQ_INT(kernel_watch_state_verdict(s, have_counters, iv, &status), 0);
+        v = verdict_worst(iv[RNG_RDRAND], iv[RNG_RDSEED]);
         CHECK_EQ_INT(v, want);
         CHECK(status && strcmp(status, want_status) == 0, "status '%s', expected '%s'", status ?: "(null)",
               want_status);
@@ -474,17 +535,26 @@ static void test_verdict_text(void) {
         check_verdict(&s, false, VERDICT_OK, "kernel: no RNG failures logged");
 
         s.reported[RNG_RDSEED] = 3;
-        check_verdict(&s, true, VERDICT_EXHAUSTED, "kernel: RDSEED exhausted 3x");
+        check_verdict(&s, true, VERDICT_EXHAUSTED, "kernel: RDSEED exhausted 3x (the kernel seeds from RDRAND instead)");
+        {
+                _cleanup_free_ char *st = NULL;
+                Verdict iv[_RNG_INSTRUCTION_MAX];
+
+                /* Per instruction: FailOn= and the severity act on these. */
+                CHECK_EQ_INT(kernel_watch_state_verdict(&s, true, iv, &st), 0);
+                CHECK(iv[RNG_RDRAND] == VERDICT_OK && iv[RNG_RDSEED] == VERDICT_EXHAUSTED, "per instruction");
+        }
         /* without counters, the logged lines (exhausted + failed) */
         s = (KernelWatchState) {};
         s.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDRAND] = 2;
         s.recorded[KERNEL_RNG_MSG_FAILED][RNG_RDRAND] = 1;
-        check_verdict(&s, false, VERDICT_EXHAUSTED, "kernel: RDRAND exhausted 3x");
+#define RDRAND_EXHAUSTED "RDRAND exhausted 3x (the kernel's RDRAND loop fails; a confidential VM's boot seeding would panic)"
+        check_verdict(&s, false, VERDICT_EXHAUSTED, "kernel: " RDRAND_EXHAUSTED);
 
         s.recorded[KERNEL_RNG_MSG_DISABLED][RNG_RDSEED] = 1;
-        check_verdict(&s, false, VERDICT_EXHAUSTED, "kernel: RDRAND exhausted 3x, RDSEED disabled");
+        check_verdict(&s, false, VERDICT_EXHAUSTED, "kernel: " RDRAND_EXHAUSTED ", RDSEED disabled");
         s.recorded[KERNEL_RNG_MSG_DEFECTIVE][RNG_RDRAND] = 1;
-        check_verdict(&s, false, VERDICT_BROKEN, "kernel: RDRAND exhausted 3x, RDRAND defective, RDSEED disabled");
+        check_verdict(&s, false, VERDICT_BROKEN, "kernel: " RDRAND_EXHAUSTED ", RDRAND defective, RDSEED disabled");
 
         s = (KernelWatchState) {};
         s.recorded[KERNEL_RNG_MSG_DISABLED][RNG_RDSEED] = 1;
@@ -501,6 +571,7 @@ int main(void) {
         test_restart();
         test_bad_input();
         test_own_load();
+        test_routine_deferred();
         test_verdict_text();
         return test_result("test-kernel-watch-account");
 }

@@ -204,11 +204,12 @@ static void test_event_fields(void) {
         CHECK_EQ_INT(event_kernel(&f, &in), 0);
         v = event_fields_get(&f, "MESSAGE_ID");
         CHECK(v && strcmp(v, RNG_MID_KERNEL_EXHAUSTED_STR) == 0, "MESSAGE_ID %s", v ?: "(none)");
+        /* RDSEED's exhaustion is routine for the kernel (it falls back to RDRAND): notice. */
         v = event_fields_get(&f, "PRIORITY");
-        CHECK(v && atoi(v) == LOG_ERR, "PRIORITY %s", v ?: "(none)");
+        CHECK(v && atoi(v) == LOG_NOTICE, "PRIORITY %s", v ?: "(none)");
         static const char *const expect[][2] = {
                 { "RNG_INSTRUCTION", "RDSEED" }, { "RNG_KERNEL_EVENT", "exhausted" },
-                { "RNG_VERDICT", "exhausted" }, { "RNG_COUNT", "12" }, { "RNG_MESSAGES", "3" },
+                { "RNG_VERDICT", "exhausted" }, { "RNG_SEVERITY", "notice" }, { "RNG_COUNT", "12" }, { "RNG_MESSAGES", "3" },
                 { "RNG_CPU", "1" }, { "RNG_TRIES", "10" }, { "RNG_KERNEL_EXHAUSTED", "12" },
                 { "RNG_KERNEL_RETRIED", "15" }, { "RNG_SOURCE", "kernel" },
                 { "RNG_KERNEL_MESSAGE", "x86/rng: RDSEED exhausted after 10 tries on CPU 1" },
@@ -223,7 +224,30 @@ static void test_event_fields(void) {
         CHECK(v && strstr(v, "RDSEED") && strstr(v, "12"), "MESSAGE %s", v ?: "(none)");
         event_fields_done(&f);
 
-        /* Disabled: warning, the reason, no CPU or counters. */
+        /* RDRAND's is not: the kernel's loop returns nothing. err. */
+        in.instruction = RNG_RDRAND;
+        CHECK_EQ_INT(event_kernel(&f, &in), 0);
+        v = event_fields_get(&f, "PRIORITY");
+        CHECK(v && atoi(v) == LOG_ERR, "RDRAND exhausted: PRIORITY %s", v ?: "(none)");
+        event_fields_done(&f);
+
+        /* A routine record: the count and its rate over the interval. */
+        in.instruction = RNG_RDSEED;
+        in.routine = true;
+        in.interval_usec = 2 * 3600ull * 1000000;
+        CHECK_EQ_INT(event_kernel(&f, &in), 0);
+        v = event_fields_get(&f, "RNG_ROUTINE");
+        CHECK(v && strcmp(v, "1") == 0, "RNG_ROUTINE %s", v ?: "(none)");
+        v = event_fields_get(&f, "RNG_RATE_PER_HOUR");
+        CHECK(v && strcmp(v, "6") == 0, "RNG_RATE_PER_HOUR %s", v ?: "(none)");
+        v = event_fields_get(&f, "MESSAGE");
+        CHECK(v && strcmp(v, "Kernel: RDSEED retry loop exhausted 12 time(s) in the last 2.0 h (6 per hour): routine, "
+                             "the kernel seeds from RDRAND instead") == 0, "MESSAGE %s", v ?: "(none)");
+        event_fields_done(&f);
+        in.routine = false;
+        in.interval_usec = 0;
+
+        /* Disabled: RDSEED's is notice (RDRAND's would be warning), the reason, no CPU or counters. */
         in = (KernelEventInfo) {
                 .kind = KERNEL_RNG_MSG_DISABLED,
                 .instruction = RNG_RDSEED,
@@ -236,7 +260,7 @@ static void test_event_fields(void) {
         v = event_fields_get(&f, "MESSAGE_ID");
         CHECK(v && strcmp(v, RNG_MID_KERNEL_DISABLED_STR) == 0, "MESSAGE_ID %s", v ?: "(none)");
         v = event_fields_get(&f, "PRIORITY");
-        CHECK(v && atoi(v) == LOG_WARNING, "PRIORITY %s", v ?: "(none)");
+        CHECK(v && atoi(v) == LOG_NOTICE, "PRIORITY %s", v ?: "(none)");
         CHECK(!event_fields_get(&f, "RNG_CPU"), "no RNG_CPU without a CPU");
         CHECK(!event_fields_get(&f, "RNG_KERNEL_EXHAUSTED"), "no counters without counters");
         v = event_fields_get(&f, "RNG_KERNEL_REASON");

@@ -10,19 +10,27 @@ void verdict_source_init(VerdictSource *s, const char *name, VerdictSourceListen
         *s = (VerdictSource) { .name = name, .listener = listener, .userdata = userdata };
 }
 
-int verdict_source_report(VerdictSource *s, Verdict v, const char *status, const char *trigger) {
+int verdict_source_report(VerdictSource *s, const Verdict instr[_RNG_INSTRUCTION_MAX], const char *status,
+                          const char *trigger) {
+        Verdict v = VERDICT_UNSUPPORTED;
         char *copy;
 
         if (!s)
                 return 0; /* detached: the producer is going away */
-        if (v < 0 || v >= _VERDICT_MAX)
+        if (!instr)
                 return -EINVAL;
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                if ((unsigned) instr[i] >= _VERDICT_MAX)
+                        return -EINVAL;
+                v = verdict_worst(v, instr[i]);
+        }
         copy = strdup(status ?: "");
         if (!copy)
                 return -ENOMEM;
         free(s->status);
         s->status = copy;
         s->verdict = v;
+        memcpy(s->instr, instr, sizeof(s->instr));
         s->reported = true;
         if (s->listener)
                 s->listener(s, trigger, s->userdata);

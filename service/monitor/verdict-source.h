@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 
+#include "rng-cpu.h"
 #include "verdict.h"
 
 typedef struct VerdictSource VerdictSource;
@@ -27,16 +28,18 @@ typedef void (*VerdictSourceListener)(VerdictSource *s, const char *trigger, voi
 struct VerdictSource {
         const char *name;  /* "probe", "kernel": RNG_SOURCE in events; static */
         bool reported;
-        Verdict verdict;
+        Verdict verdict;   /* the worst of instr[] */
+        Verdict instr[_RNG_INSTRUCTION_MAX]; /* per instruction: FailOn= and severity act on these */
         char *status;      /* the status fragment, e.g. "kernel: RDSEED exhausted 3x" */
         VerdictSourceListener listener;
         void *userdata;
 };
 
 void verdict_source_init(VerdictSource *s, const char *name, VerdictSourceListener listener, void *userdata);
-/* Stores v and a copy of status, then calls the listener. -ENOMEM leaves
- * the previous state and calls nothing. */
-int verdict_source_report(VerdictSource *s, Verdict v, const char *status, const char *trigger);
+/* Stores the per-instruction verdicts and a copy of status, then calls the
+ * listener. -ENOMEM leaves the previous state and calls nothing. */
+int verdict_source_report(VerdictSource *s, const Verdict instr[_RNG_INSTRUCTION_MAX], const char *status,
+                          const char *trigger);
 /* The producer's handle: NULL once detached (reports through NULL are
  * ignored), so a destructor can flush without reporting. */
 static inline VerdictSource *verdict_source_detach(VerdictSource **s) {
