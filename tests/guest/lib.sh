@@ -48,3 +48,12 @@ kernel_event_count_sum() {
 	journalctl -b -o json MESSAGE_ID=$MID_KERNEL_EXHAUSTED RNG_INSTRUCTION="$1" |
 		jq -s '[.[].RNG_COUNT | tonumber] | add // 0'
 }
+
+# Record routine kernel failures (RDSEED's) at once instead of once per
+# interval (KernelRoutineIntervalSec=0, applied by a reload): for tests that
+# compare the RNG_COUNT sum with the counter while failures keep coming.
+routine_at_once() {
+	mkdir -p /etc/rng-health/rng-health.conf.d
+	printf '[Monitor]\nKernelRoutineIntervalSec=0\n' >/etc/rng-health/rng-health.conf.d/40-routine-at-once.conf
+	systemctl reload rng-health.service || fail "systemctl reload rng-health failed"
+}
