@@ -21,6 +21,9 @@ void metrics_add_probe(Metrics *m, const ProbeReport *r, uint64_t realtime_usec)
                 mi->verdict = in->verdict;
                 mi->kernel_retries = in->kernel_retries;
                 mi->erratum = in->erratum ? in->erratum->id : NULL;
+                for (int w = 0; w < RNG_N_WIDTHS; w++)
+                        for (int mode = PROBE_SINGLE; mode <= PROBE_CONTENTION; mode++)
+                                mi->runs[w][mode].last = false;
                 for (unsigned j = 0; j < in->n_runs && j < ELEMENTSOF(in->runs); j++) {
                         const ProbeRun *run = &in->runs[j];
                         int w = rng_width_index(run->width);
@@ -34,13 +37,21 @@ void metrics_add_probe(Metrics *m, const ProbeReport *r, uint64_t realtime_usec)
                         mr->failures += run->failures;
                         mr->values_over_retries += run->values_over_retries;
                         mr->kernel_loop_failures += run->kernel_loop_failures;
+                        mr->last = true;
+                        mr->threads = run->threads;
+                        mr->evidence = run->mode == PROBE_SINGLE || run->contended;
+                        mr->failure_ratio = run->failure_rate;
+                        mr->values_per_sec = run->values_per_sec;
+                        mr->loop_failure_ratio = run->kernel_loop_failure_rate;
+                        mr->overlap = run->mode == PROBE_CONTENTION ? run->window.overlap : 1.0;
                 }
         }
 }
 
-void metrics_set_kernel_verdict(Metrics *m, bool have, Verdict v) {
+void metrics_set_kernel_verdict(Metrics *m, bool have, const Verdict v[_RNG_INSTRUCTION_MAX]) {
         m->have_kernel_verdict = have;
-        m->kernel_verdict = v;
+        if (have)
+                memcpy(m->kernel_verdict, v, sizeof(m->kernel_verdict));
 }
 
 void metrics_set_kernel_counters(Metrics *m, const KernelCounters *c) {
@@ -104,6 +115,27 @@ static void run_counter(FILE *f, const Metrics *m, const char *name, const char 
                         }
 }
 
+typedef double (*RunGauge)(const MetricsRun *r);
+static double run_failure_ratio(const MetricsRun *r) { return r->failure_ratio; }
+static double run_values_per_sec(const MetricsRun *r) { return r->values_per_sec; }
+static double run_loop_ratio(const MetricsRun *r) { return r->loop_failure_ratio; }
+
+/* The last probe's runs that are evidence (single, or contended). */
+static void run_gauge(FILE *f, const Metrics *m, const char *name, const char *help, RunGauge field) {
+        header(f, name, "gauge", help);
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                for (int w = 0; w < RNG_N_WIDTHS; w++)
+                        for (int mode = PROBE_SINGLE; mode <= PROBE_CONTENTION; mode++) {
+                                const MetricsRun *r = &m->instr[i].runs[w][mode];
+
+                                if (!m->instr[i].selected || !r->last || !r->evidence)
+                                        continue;
+                                fprintf(f, "rng_health_%s{instruction=\"%s\",width=\"%u\",mode=\"%s\",threads=\"%u\"} %.9g\n",
+                                        name, rng_instruction_to_string(i), rng_widths[w], probe_mode_to_string(mode),
+                                        r->threads, field(r));
+                        }
+}
+
 static void label(FILE *f, const char *name, const char *value, bool last) {
         char buf[512];
 
@@ -142,7 +174,7 @@ char *metrics_format(const Metrics *m, const MetricsInfo *info) {
         if (m->probes) {
                 header(f, "verdict", "gauge",
                        "The last probe's verdict per instruction: 1 for the current one, 0 for the others "
-                       "(ok, degraded, exhausted, broken, unsupported; see rng-health(8)).");
+                       "(ok, degraded, exhausted, broken, hidden, unsupported; see rng-health(8)).");
                 for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
                         char labels[64];
 
@@ -154,8 +186,13 @@ char *metrics_format(const Metrics *m, const MetricsInfo *info) {
         }
         if (m->have_kernel_verdict) {
                 header(f, "kernel_verdict", "gauge",
-                       "The kernel watch's verdict from the kernel's RNG messages and counters: 1 for the current one, 0 for the others.");
-                stateset(f, "kernel_verdict", "", m->kernel_verdict);
+                       "The kernel watch's verdict per instruction from the kernel's RNG messages and counters: 1 for the current one, 0 for the others.");
+                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                        char labels[64];
+
+                        snprintf(labels, sizeof(labels), "instruction=\"%s\",", rng_instruction_to_string(i));
+                        stateset(f, "kernel_verdict", labels, m->kernel_verdict[i]);
+                }
         }
 
         header(f, "probes_total", "counter", "Probes made since the daemon started (boot, reload, re-probe).");
@@ -173,6 +210,27 @@ char *metrics_format(const Metrics *m, const MetricsInfo *info) {
                 run_counter(f, m, "probe_kernel_loop_failures_total",
                             "Calls of the kernel's retry loop that would have failed, summed over the probes since the daemon started.",
                             run_loop);
+                run_gauge(f, m, "probe_failure_ratio",
+                          "The last probe's share of failed tries, per run that is evidence: a single run, or a contention "
+                          "run whose threads overlapped (over its common window).",
+                          run_failure_ratio);
+                run_gauge(f, m, "probe_kernel_loop_failure_ratio",
+                          "The last probe's share of calls of the running kernel's retry loop that would have failed, per run that is evidence.",
+                          run_loop_ratio);
+                run_gauge(f, m, "probe_values_per_second",
+                          "The last probe's values delivered per second, all threads together (a contention run: over its common window), per run that is evidence.",
+                          run_values_per_sec);
+                header(f, "probe_overlap_ratio", "gauge",
+                       "The last probe's contention runs: the share of each run when all its threads drew (under 0.9: not evidence of contention).");
+                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                        for (int w = 0; w < RNG_N_WIDTHS; w++) {
+                                const MetricsRun *c = &m->instr[i].runs[w][PROBE_CONTENTION];
+
+                                if (!m->instr[i].selected || !c->last)
+                                        continue;
+                                fprintf(f, "rng_health_probe_overlap_ratio{instruction=\"%s\",width=\"%u\",threads=\"%u\"} %.4f\n",
+                                        rng_instruction_to_string(i), rng_widths[w], c->threads, c->overlap);
+                        }
                 header(f, "probe_duration_seconds", "gauge", "Wall time of the last probe (a gauge: it describes one probe).");
                 fprintf(f, "rng_health_probe_duration_seconds %" PRIu64 ".%09" PRIu64 "\n",
                         m->last_probe_nsec / 1000000000u, m->last_probe_nsec % 1000000000u);

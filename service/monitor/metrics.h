@@ -8,7 +8,15 @@
  * Metrics (all prefixed rng_health_):
  *   verdict{instruction,verdict}        gauge, stateset style: 1 for the
  *                                       current verdict, 0 for the others
- *   kernel_verdict{verdict}             the kernel watch's verdict, same style
+ *   kernel_verdict{instruction,verdict} the kernel watch's verdict per instruction,
+ *                                       same style
+ *   probe_failure_ratio, probe_values_per_second, probe_kernel_loop_failure_ratio
+ *       {instruction,width,mode,threads} gauges: the last probe's runs, where
+ *                                       they are evidence: a single run, or a
+ *                                       contention run whose threads overlapped
+ *                                       (>= 90 %); over its common window
+ *   probe_overlap_ratio{instruction,width,threads}
+ *                                       gauge: the last contention runs' overlap
  *   probes_total                        counter: probes since the daemon started
  *   probe_{tries,failures,values_over_kernel_retries,kernel_loop_failures}_total
  *       {instruction,width,mode}        counters: summed over every probe since
@@ -31,6 +39,11 @@
 typedef struct MetricsRun {
         bool seen;
         uint64_t tries, failures, values_over_retries, kernel_loop_failures;
+        /* the last probe's run of this width and mode */
+        bool last;                  /* there was one */
+        unsigned threads;
+        bool evidence;              /* single, or contended (overlap >= 90 %) */
+        double failure_ratio, values_per_sec, loop_failure_ratio, overlap;
 } MetricsRun;
 
 typedef struct MetricsInstruction {
@@ -47,7 +60,7 @@ typedef struct Metrics {
         uint64_t last_probe_realtime_usec;
         MetricsInstruction instr[_RNG_INSTRUCTION_MAX];
         bool have_kernel_verdict;
-        Verdict kernel_verdict;
+        Verdict kernel_verdict[_RNG_INSTRUCTION_MAX];
         bool have_kernel_counters;
         KernelCounters kernel;
 } Metrics;
@@ -59,8 +72,8 @@ typedef struct MetricsInfo {
 
 /* Adds one finished probe (realtime_usec: CLOCK_REALTIME at its end). */
 void metrics_add_probe(Metrics *m, const ProbeReport *r, uint64_t realtime_usec);
-/* The kernel watch's verdict (have = false: not reported yet). */
-void metrics_set_kernel_verdict(Metrics *m, bool have, Verdict v);
+/* The kernel watch's per-instruction verdicts (have = false: not reported yet). */
+void metrics_set_kernel_verdict(Metrics *m, bool have, const Verdict v[_RNG_INSTRUCTION_MAX]);
 /* The kernel's counters; NULL: the kernel has none (lines omitted). */
 void metrics_set_kernel_counters(Metrics *m, const KernelCounters *c);
 

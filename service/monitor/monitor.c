@@ -131,7 +131,7 @@ static void write_metrics(Manager *m) {
         (void) sd_event_source_set_enabled(m->metrics_write, SD_EVENT_OFF);
         if (!m->config.metrics_path[0])
                 return;
-        metrics_set_kernel_verdict(&m->metrics, m->kernel_source.reported, m->kernel_source.verdict);
+        metrics_set_kernel_verdict(&m->metrics, m->kernel_source.reported, m->kernel_source.instr);
         metrics_set_kernel_counters(&m->metrics, kernel_counters_read(m->root, &c) >= 0 ? &c : NULL);
         text = metrics_format(&m->metrics, &(MetricsInfo) { .version = PROJECT_VERSION, .confidential_vm = cvm_name(m) });
         if (!text) {

@@ -23,13 +23,22 @@
 
 static const Erratum test_erratum = { .id = "test-\"q\"\\x" };
 
-static void add_run(ProbeInstruction *in, unsigned width, ProbeMode mode, uint64_t attempts, uint64_t failures,
-                    uint64_t over, uint64_t loop) {
-        in->runs[in->n_runs++] = (ProbeRun) {
+static ProbeRun *add_run(ProbeInstruction *in, unsigned width, ProbeMode mode, uint64_t attempts, uint64_t failures,
+                         uint64_t over, uint64_t loop) {
+        ProbeRun *r = &in->runs[in->n_runs++];
+
+        *r = (ProbeRun) {
                 .instruction = in->instruction, .width = width, .mode = mode,
+                .threads = mode == PROBE_SINGLE ? 1 : 2,
                 .attempts = attempts, .failures = failures, .delivered = attempts - failures,
                 .values_over_retries = over, .kernel_loop_failures = loop,
+                .failure_rate = (double) failures / attempts,
+                .kernel_loop_failure_rate = (double) loop / (loop + attempts - failures),
+                .values_per_sec = 1e6,
+                .contended = mode == PROBE_CONTENTION,
+                .window = { .overlap = mode == PROBE_CONTENTION ? 0.97 : 0 },
         };
+        return r;
 }
 
 static void make_report(ProbeReport *r) {
@@ -45,6 +54,13 @@ static void make_report(ProbeReport *r) {
                 .verdict = VERDICT_EXHAUSTED, .kernel_retries = 1, .erratum = &test_erratum,
         };
         add_run(&r->instr[RNG_RDSEED], 32, PROBE_SINGLE, 1500, 400, 300, 300);
+        /* A contention run whose threads did not overlap: no evidence. */
+        {
+                ProbeRun *c = add_run(&r->instr[RNG_RDSEED], 64, PROBE_CONTENTION, 3000, 2900, 0, 100);
+
+                c->contended = false;
+                c->window.overlap = 0.4;
+        }
         r->verdict = VERDICT_EXHAUSTED;
 }
 
@@ -115,7 +131,7 @@ static char *two_probes(void) {
         metrics_add_probe(&m, r, 1700000000123456u);
         r->instr[RNG_RDSEED].verdict = VERDICT_BROKEN;
         metrics_add_probe(&m, r, 1700000100000001u);
-        metrics_set_kernel_verdict(&m, true, VERDICT_DEGRADED);
+        metrics_set_kernel_verdict(&m, true, (const Verdict[]) { VERDICT_OK, VERDICT_DEGRADED });
         metrics_set_kernel_counters(&m, &c);
         return metrics_format(&m, &(MetricsInfo) { .version = "0.1.0", .confidential_vm = "tdx" });
 }
@@ -133,7 +149,19 @@ static void test_probes(const char *out) {
         CHECK_HAS(t, "rng_health_verdict{instruction=\"rdseed\",verdict=\"ok\"} 0\n");
         CHECK_HAS(t, "rng_health_verdict{instruction=\"rdrand\",verdict=\"ok\"} 1\n");
         CHECK_HAS(t, "rng_health_verdict{instruction=\"rdrand\",verdict=\"unsupported\"} 0\n");
-        CHECK_HAS(t, "rng_health_kernel_verdict{verdict=\"degraded\"} 1\n");
+        CHECK_HAS(t, "rng_health_kernel_verdict{instruction=\"rdseed\",verdict=\"degraded\"} 1\n");
+        CHECK_HAS(t, "rng_health_kernel_verdict{instruction=\"rdrand\",verdict=\"ok\"} 1\n");
+        CHECK_HAS(t, "rng_health_kernel_verdict{instruction=\"rdrand\",verdict=\"degraded\"} 0\n");
+        /* the last probe's figures, where the run is evidence */
+        CHECK_HAS(t, "# TYPE rng_health_probe_failure_ratio gauge\n");
+        CHECK_HAS(t, "rng_health_probe_failure_ratio{instruction=\"rdseed\",width=\"32\",mode=\"single\",threads=\"1\"} 0.266666667\n");
+        CHECK_HAS(t, "rng_health_probe_failure_ratio{instruction=\"rdrand\",width=\"64\",mode=\"contention\",threads=\"2\"} 0\n");
+        CHECK_LACKS(t, "rng_health_probe_failure_ratio{instruction=\"rdseed\",width=\"64\",mode=\"contention\"");
+        CHECK_LACKS(t, "rng_health_probe_values_per_second{instruction=\"rdseed\",width=\"64\",mode=\"contention\"");
+        CHECK_HAS(t, "rng_health_probe_kernel_loop_failure_ratio{instruction=\"rdseed\",width=\"32\",mode=\"single\",threads=\"1\"} 0.214285714\n");
+        CHECK_HAS(t, "rng_health_probe_values_per_second{instruction=\"rdrand\",width=\"64\",mode=\"single\",threads=\"1\"} 1000000\n");
+        CHECK_HAS(t, "rng_health_probe_overlap_ratio{instruction=\"rdseed\",width=\"64\",threads=\"2\"} 0.4000\n");
+        CHECK_HAS(t, "rng_health_probe_overlap_ratio{instruction=\"rdrand\",width=\"64\",threads=\"2\"} 0.9700\n");
         CHECK_HAS(t, "# TYPE rng_health_verdict gauge\n");
         /* counters add up over the probes */
         CHECK_HAS(t, "rng_health_probes_total 2\n");
