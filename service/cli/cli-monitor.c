@@ -74,6 +74,10 @@ int monitor_parse_args(int argc, char *argv[], MonitorArgs *ret) {
 }
 
 int verb_monitor(int argc, char *argv[]) {
+        return verb_monitor_hooked(argc, argv, NULL);
+}
+
+int verb_monitor_hooked(int argc, char *argv[], const ProbeSourceHook *hook) {
         _cleanup_(manager_freep) Manager *m = NULL;
         MonitorArgs args;
         sigset_t mask;
@@ -97,7 +101,7 @@ int verb_monitor(int argc, char *argv[]) {
                 return EXIT_MONITOR_ERROR;
         }
 
-        r = manager_new(args.root, &m);
+        r = manager_new(args.root, hook, &m);
         if (r == -EINVAL)
                 return EXIT_MONITOR_CONFIG;
         if (r < 0)

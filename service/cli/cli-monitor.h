@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "monitor-probe.h"
+
 typedef struct MonitorArgs {
         const char *root; /* --root DIR, or NULL */
         bool help;
@@ -18,3 +20,6 @@ int monitor_parse_args(int argc, char *argv[], MonitorArgs *ret);
 void monitor_help(FILE *f);
 /* Returns the exit status (EXIT_MONITOR_* in monitor.h). */
 int verb_monitor(int argc, char *argv[]);
+/* The same with scripted sources instead of the hardware: for a test
+ * program only (rng-health-shaped). */
+int verb_monitor_hooked(int argc, char *argv[], const ProbeSourceHook *hook);

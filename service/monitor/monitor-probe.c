@@ -16,6 +16,7 @@ struct ProbeWatch {
         VerdictSource *source; /* the Manager's; NULL once detached */
         const Config *config;
         char *sysfs_root;
+        ProbeSourceHook hook; /* source NULL: the hardware */
         sd_event_source *timer;
         /* what the last unavailable events said, to send them only on change */
         bool unavailable_known[_RNG_INSTRUCTION_MAX];
@@ -76,6 +77,11 @@ static int run_probe(const ProbeWatch *w, ProbeReport *report) {
         KernelState kernel;
         int r;
 
+        if (w->hook.source) {
+                params.source = w->hook.source;
+                params.source_userdata = w->hook.userdata;
+                params.cpuid = w->hook.cpuid;
+        }
         probe_detect(&params, presence);
         (void) kernel_state_read(presence, journal_kernel_log_scan, NULL, &kernel);
         params.presence = presence;
@@ -183,8 +189,8 @@ const Verdict *probe_watch_instruction_verdicts(const ProbeWatch *w) {
         return w->verdicts;
 }
 
-int probe_watch_new(sd_event *e, const Config *config, const char *sysfs_root, VerdictSource *source,
-                    ProbeWatch **ret) {
+int probe_watch_new(sd_event *e, const Config *config, const char *sysfs_root, const ProbeSourceHook *hook,
+                    VerdictSource *source, ProbeWatch **ret) {
         ProbeWatch *w;
 
         w = calloc(1, sizeof(*w));
@@ -195,6 +201,7 @@ int probe_watch_new(sd_event *e, const Config *config, const char *sysfs_root, V
                 return -ENOMEM;
         }
         *w = (ProbeWatch) {
+                .hook = hook ? *hook : (ProbeSourceHook) {},
                 .sysfs_root = w->sysfs_root,
                 .event = sd_event_ref(e),
                 .source = source,

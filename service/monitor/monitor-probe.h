@@ -14,11 +14,20 @@
 
 typedef struct ProbeWatch ProbeWatch;
 
+/* Sources to probe instead of the hardware (ProbeParams' test hooks): only
+ * a test program passes one (rng-health-shaped, in the rng-health-tests
+ * package); rng-health itself never does. */
+typedef struct ProbeSourceHook {
+        ProbeSourceFn source;
+        void *userdata;
+        const bool *cpuid; /* [_RNG_INSTRUCTION_MAX] */
+} ProbeSourceHook;
+
 /* source: where it reports (the Manager's), kept until probe_watch_free(),
  * which reports nothing. sysfs_root: where the kernel's counters are read
  * around the contention runs (NULL: /). */
-int probe_watch_new(sd_event *e, const Config *config, const char *sysfs_root, VerdictSource *source,
-                    ProbeWatch **ret);
+int probe_watch_new(sd_event *e, const Config *config, const char *sysfs_root, const ProbeSourceHook *hook,
+                    VerdictSource *source, ProbeWatch **ret);
 ProbeWatch *probe_watch_free(ProbeWatch *w);
 
 /* Probe now ("boot", "reload"; the timer uses "reprobe") and re-arm the

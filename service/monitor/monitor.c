@@ -288,7 +288,7 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
         return 0;
 }
 
-int manager_new(const char *root, Manager **ret) {
+int manager_new(const char *root, const ProbeSourceHook *hook, Manager **ret) {
         _cleanup_(manager_freep) Manager *m = NULL;
         ConfigError err;
         int r;
@@ -317,7 +317,7 @@ int manager_new(const char *root, Manager **ret) {
         verdict_source_init(&m->kernel_source, "kernel", on_source_report, m);
         (void) aggregator_add_source(&m->aggregator, &m->probe_source);
         (void) aggregator_add_source(&m->aggregator, &m->kernel_source);
-        r = probe_watch_new(m->event, &m->config, m->root, &m->probe_source, &m->probe);
+        r = probe_watch_new(m->event, &m->config, m->root, hook, &m->probe_source, &m->probe);
         if (r < 0)
                 return log_error_errno(r, "failed to set up the probe: %s", strerror(-r));
         r = sd_event_add_defer(m->event, &m->metrics_write, on_metrics_write, m);

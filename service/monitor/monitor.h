@@ -59,8 +59,9 @@ typedef struct Manager {
 } Manager;
 
 /* Loads the configuration; on a bad one, sends the config event and
- * returns -EINVAL (exit with EXIT_MONITOR_CONFIG). */
-int manager_new(const char *root, Manager **ret);
+ * returns -EINVAL (exit with EXIT_MONITOR_CONFIG). hook: NULL (the
+ * hardware), or a test program's scripted sources. */
+int manager_new(const char *root, const ProbeSourceHook *hook, Manager **ret);
 Manager *manager_free(Manager *m);
 /* Signals, watchdog, the boot probe, READY=1. */
 int manager_start(Manager *m);

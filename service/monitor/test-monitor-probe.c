@@ -53,7 +53,7 @@ static void test_rearm_after_failure(void) {
 
         CHECK_EQ_INT(sd_event_new(&e), 0);
         verdict_source_init(&src, "probe", on_report, &heard);
-        CHECK_EQ_INT(probe_watch_new(e, &c, NULL, &src, &w), 0);
+        CHECK_EQ_INT(probe_watch_new(e, &c, NULL, NULL, &src, &w), 0);
         CHECK_EQ_INT(probe_watch_run(w, "boot"), -EINVAL);
         CHECK_EQ_INT(heard.reports, 0);
 

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* rng-health-shaped SHAPE monitor [OPTIONS]: the daemon on scripted sources
+ * shaped like hardware measured in the field, for the boot tests
+ * (tests/guest/rng-health-shapes). Built with -Dinstall-tests=true and
+ * installed by the rng-health-tests package only: rng-health itself has no
+ * way to select a source.
+ *
+ * Shapes:
+ *   xeon              An Intel Xeon (16 vCPUs): RDSEED fails 71.6 % of
+ *                     tries alone and 98.4 % while other threads draw,
+ *                     independent tries; RDRAND never fails.
+ *   zen5-zeros        AMD Zen5 below the fixed microcode (AMD-SB-7055):
+ *                     RDSEED16/32 return 0 with CF=1 for 10 % of values;
+ *                     RDSEED64 and RDRAND healthy.
+ *   rdrand-exhausted  RDRAND fails in bursts of 12 tries (the kernel's
+ *                     10-try loop runs out once per burst), then delivers
+ *                     20 values; RDSEED healthy. */
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli-monitor.h"
+#include "monitor.h"
+#include "scripted-source.h"
+#include "time-util.h"
+
+#define MAX_THREADS 1024
+
+typedef enum Shape {
+        SHAPE_XEON,
+        SHAPE_ZEN5_ZEROS,
+        SHAPE_RDRAND_EXHAUSTED,
+} Shape;
+
+typedef struct Contended {
+        uint64_t rng;
+        unsigned thread;
+        RngSource source;
+} Contended;
+
+static Shape shape;
+static Script scripts[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS][MAX_THREADS];
+static Contended contended[RNG_N_WIDTHS][MAX_THREADS];
+/* When each thread last drew from a shaped RDSEED (CLOCK_MONOTONIC ns). */
+static _Atomic uint64_t last_draw[MAX_THREADS];
+
+/* Whether another thread drew within the last 50 us: the generator is shared. */
+static bool others_drawing(unsigned self, uint64_t now) {
+        for (unsigned t = 0; t < MAX_THREADS; t++)
+                if (t != self && now - atomic_load_explicit(&last_draw[t], memory_order_relaxed) < 50000)
+                        return true;
+        return false;
+}
+
+static bool xeon_rdseed_draw(void *userdata, uint64_t *ret) {
+        Contended *c = userdata;
+        uint64_t now = now_nsec();
+        double p = others_drawing(c->thread, now) ? 0.984 : 0.716;
+
+        atomic_store_explicit(&last_draw[c->thread], now, memory_order_relaxed);
+        if (splitmix64_double(&c->rng) < p)
+                return false;
+        *ret = splitmix64(&c->rng) & (c->source.width == 64 ? UINT64_MAX : (UINT64_C(1) << c->source.width) - 1);
+        return true;
+}
+
+static const RngSource *shaped_source(RngInstruction i, unsigned width, unsigned thread, void *userdata) {
+        int w = rng_width_index(width);
+        uint64_t seed = 1000003u * (unsigned) i + 1009u * (unsigned) w + thread;
+        Script *s;
+
+        if (w < 0 || thread >= MAX_THREADS)
+                return NULL;
+        if (shape == SHAPE_XEON && i == RNG_RDSEED) {
+                Contended *c = &contended[w][thread];
+
+                *c = (Contended) {
+                        .rng = seed,
+                        .thread = thread,
+                        .source = { .name = "xeon-rdseed", .instruction = i, .width = width, .draw = xeon_rdseed_draw },
+                };
+                c->source.userdata = c;
+                return &c->source;
+        }
+        s = &scripts[i][w][thread];
+        if (shape == SHAPE_ZEN5_ZEROS && i == RNG_RDSEED && width < 64)
+                script_init(s, SCRIPT_ZERO_RATE, width, 0.1, 0, 0, seed);
+        else if (shape == SHAPE_RDRAND_EXHAUSTED && i == RNG_RDRAND)
+                script_init(s, SCRIPT_BURSTS, width, 0, 12, 20, seed);
+        else
+                script_init(s, SCRIPT_HEALTHY, width, 0, 0, 0, seed);
+        s->source.instruction = i;
+        return &s->source;
+}
+
+int main(int argc, char *argv[]) {
+        static const bool cpuid[_RNG_INSTRUCTION_MAX] = { true, true };
+        const ProbeSourceHook hook = { .source = shaped_source, .cpuid = cpuid };
+
+        if (argc < 3 || strcmp(argv[2], "monitor") != 0) {
+                fprintf(stderr, "usage: rng-health-shaped xeon|zen5-zeros|rdrand-exhausted monitor [OPTIONS]\n");
+                return EXIT_MONITOR_USAGE;
+        }
+        if (strcmp(argv[1], "xeon") == 0)
+                shape = SHAPE_XEON;
+        else if (strcmp(argv[1], "zen5-zeros") == 0)
+                shape = SHAPE_ZEN5_ZEROS;
+        else if (strcmp(argv[1], "rdrand-exhausted") == 0)
+                shape = SHAPE_RDRAND_EXHAUSTED;
+        else {
+                fprintf(stderr, "rng-health-shaped: unknown shape '%s'\n", argv[1]);
+                return EXIT_MONITOR_USAGE;
+        }
+        return verb_monitor_hooked(argc - 2, argv + 2, &hook);
+}
