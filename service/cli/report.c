@@ -47,6 +47,10 @@ static uint64_t field_u64(const EventFields *f, const char *name) {
         return u;
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b) {
+        return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
 /* The numeric fields report reads, and their upper bounds. */
 static const struct {
         const char *name;
@@ -60,6 +64,8 @@ static const struct {
         { "RNG_EXIT_STATUS", 255 },
         { "RNG_COUNT", UINT64_MAX },
         { "RNG_OWN_PROBE", 1 },
+        { "RNG_ROUTINE", 1 },
+        { "RNG_INTERVAL_USEC", UINT64_MAX },
 };
 
 /* An entry is taken whole or not at all: every numeric field it has is an
@@ -185,6 +191,15 @@ int report_add_entry(Report *r, sd_id128_t boot_id, uint64_t realtime_usec, cons
                                         if (field_u64(f, "RNG_OWN_PROBE") == 1)
                                                 b->kernel_own_failures = n > UINT64_MAX - b->kernel_own_failures ?
                                                                                  UINT64_MAX : b->kernel_own_failures + n;
+                                        if (field_u64(f, "RNG_ROUTINE") == 1) {
+                                                uint64_t iv = field_u64(f, "RNG_INTERVAL_USEC");
+
+                                                b->routine_failures = sat_add(b->routine_failures, n);
+                                                if (iv > 0) {
+                                                        b->routine_rated = sat_add(b->routine_rated, n);
+                                                        b->routine_interval_usec = sat_add(b->routine_interval_usec, iv);
+                                                }
+                                        }
                                 }
                         }
         return 0;
@@ -397,6 +412,14 @@ void report_print(const Report *r, sd_id128_t current_boot, FILE *f) {
                                 fprintf(f, " (%" PRIu64 " failures counted)", b->kernel_failures);
                 }
                 fputc('\n', f);
+                if (b->routine_failures > 0) {
+                        fprintf(f, "  Routine (RDSEED):      %" PRIu64 " exhaustions, the kernel seeded from RDRAND instead",
+                                b->routine_failures);
+                        if (b->routine_interval_usec > 0)
+                                fprintf(f, "; %.3g per hour over %.1f h", b->routine_rated / (b->routine_interval_usec / 3.6e9),
+                                        b->routine_interval_usec / 3.6e9);
+                        fputc('\n', f);
+                }
         }
 }
 
@@ -443,6 +466,10 @@ static int boot_to_json(const ReportBoot *b, sd_id128_t current, struct json_obj
                 JSON_ADD(kernel, kernel_rng_msg_kind_to_string(k), json_object_new_uint64(b->kernel_events[k]));
         JSON_ADD(kernel, "failures", json_object_new_uint64(b->kernel_failures));
         JSON_ADD(kernel, "own_probe_failures", json_object_new_uint64(b->kernel_own_failures));
+        JSON_ADD(kernel, "routine_failures", json_object_new_uint64(b->routine_failures));
+        JSON_ADD(kernel, "routine_rate_per_hour",
+                 b->routine_interval_usec > 0 ? json_object_new_double(b->routine_rated / (b->routine_interval_usec / 3.6e9))
+                                              : NULL);
         for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++) {
                 const ReportInstruction *in = &b->instr[k];
                 struct json_object *i;

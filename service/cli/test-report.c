@@ -117,10 +117,24 @@ static void test_report_model(void) {
         CHECK(report_add_entry(&rep, b2, 9700, &f) < 0, "RNG_OWN_PROBE=2 accepted");
         event_fields_done(&f);
 
+        /* routine records: at once (no interval), then one with its interval */
+        CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_KERNEL_EXHAUSTED_STR), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_COUNT=2"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_ROUTINE=1"), 0);
+        CHECK_EQ_INT(report_add_entry(&rep, b2, 9800, &f), 0);
+        event_fields_done(&f);
+        CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_KERNEL_EXHAUSTED_STR), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_COUNT=12"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_ROUTINE=1"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_INTERVAL_USEC=%" PRIu64, 6 * 3600 * UINT64_C(1000000)), 0);
+        CHECK_EQ_INT(report_add_entry(&rep, b2, 9900, &f), 0);
+        event_fields_done(&f);
+
         CHECK_EQ_INT(rep.n_boots, 2);
-        CHECK_EQ_INT(rep.boots[1].kernel_events[0], 2);
-        CHECK_EQ_U64(rep.boots[1].kernel_failures, 8);
+        CHECK_EQ_INT(rep.boots[1].kernel_events[0], 4);
+        CHECK_EQ_U64(rep.boots[1].kernel_failures, 22);
         CHECK_EQ_U64(rep.boots[1].kernel_own_failures, 3);
+        CHECK_EQ_U64(rep.boots[1].routine_failures, 14);
         CHECK(strcmp(rep.boots[0].boot_verdict, "exhausted") == 0, "boot verdict %s", rep.boots[0].boot_verdict);
         CHECK_EQ_INT(rep.boots[0].probes, 2);
         CHECK_EQ_U64(rep.boots[0].first_usec, 1000);
@@ -136,8 +150,10 @@ static void test_report_model(void) {
         CHECK(strstr(text, "Boot 01000000000000000000000000000000: "), "%s", text);
         CHECK(strstr(text, "Boot 02000000000000000000000000000000 (current): "), "%s", text);
         CHECK(strstr(text, "  RDSEED                 exhausted (worst exhausted): "), "%s", text);
-        CHECK(strstr(text, "  Kernel events:         2 exhausted, 0 failed (8 failures counted, 3 of them during "
+        CHECK(strstr(text, "  Kernel events:         4 exhausted, 0 failed (22 failures counted, 3 of them during "
                            "rng-health's own probe), 0 disabled, 0 defective\n"),
+              "%s", text);
+        CHECK(strstr(text, "  Routine (RDSEED):      14 exhaustions, the kernel seeded from RDRAND instead; 2 per hour over 6.0 h\n"),
               "%s", text);
 
         CHECK_EQ_INT(report_to_json(&rep, b2, &j), 0);
