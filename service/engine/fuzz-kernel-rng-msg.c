@@ -4,7 +4,8 @@
  * bytes (not NUL-terminated). Checked: 1 or 0 only; a match has a known
  * kind and instruction, only an exhaustion has a CPU and tries, only a
  * disabling has a reason, whose text is in the record; an exhaustion
- * printed back in the kernel's format parses to the same message; trailing
+ * printed back in the kernel's format parses to the same message, and the
+ * record is that line, or that line and a note ("; " and text); trailing
  * newlines, CRs and spaces never change the result. */
 
 #include <errno.h>
@@ -60,9 +61,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 FUZZ_ASSERT(n > 0 && (size_t) n < sizeof(buf));
                 FUZZ_ASSERT(kernel_rng_msg_parse(buf, (size_t) n, &again) == 1);
                 FUZZ_ASSERT(msg_equal(&m, &again));
-                /* Without leading zeros the record is exactly that line. */
+                /* Without leading zeros the record is exactly that line, or
+                 * that line and a note: "; " and at least one byte. */
                 if ((size_t) n == trimmed)
                         FUZZ_ASSERT(memcmp(buf, msg, trimmed) == 0);
+                else if ((size_t) n < trimmed && memcmp(buf, msg, (size_t) n) == 0 &&
+                         !(msg[n] >= '0' && msg[n] <= '9')) /* not "CPU 00" */
+                        FUZZ_ASSERT(trimmed > (size_t) n + 2 && msg[n] == ';' && msg[n + 1] == ' ');
         }
         return 0;
 }

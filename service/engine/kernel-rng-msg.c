@@ -72,13 +72,15 @@ int kernel_rng_msg_parse(const char *msg, size_t len, KernelRngMsg *ret) {
                 len--;
 
         /* "x86/rng: RDSEED exhausted after 10 tries on CPU 1": the whole
-         * record, nothing before or after it. */
+         * record, nothing before it, and after it nothing or a note, "; "
+         * and any text (series v3: "; logged once per boot, counted in
+         * ..."; notes are not ABI, so their text is not checked). */
         s = (Scan) { msg, msg + len };
         if (scan_literal(&s, "x86/rng: ")) {
                 if (scan_instruction(&s, &m.instruction) &&
                     scan_literal(&s, " exhausted after ") && scan_uint(&s, &m.tries) &&
                     scan_literal(&s, " tries on CPU ") && scan_uint(&s, &m.cpu) &&
-                    s.p == s.end) {
+                    (s.p == s.end || (scan_literal(&s, "; ") && s.p < s.end))) {
                         m.kind = KERNEL_RNG_MSG_EXHAUSTED;
                         m.have_cpu = true;
                         *ret = m;

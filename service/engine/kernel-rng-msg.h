@@ -5,9 +5,16 @@
  * kernel log (journal, _TRANSPORT=kernel). One pure parser; the formats are
  * verbatim from Linux 6.12 and the rng-health kernel series:
  *
- *   exhausted  "x86/rng: RDSEED exhausted after 10 tries on CPU 1"
+ *   exhausted  "x86/rng: RDRAND exhausted after 10 tries on CPU 1"
  *              (patches 0003/0004: the early-boot RDRAND WARN and the
- *              rate-limited messages print this same line)
+ *              rate-limited messages print this same line; series v2
+ *              printed RDSEED's alike), optionally followed by a note:
+ *              "; " and any text. Series v3 logs only the first RDSEED
+ *              exhaustion of a boot, as "x86/rng: RDSEED exhausted after
+ *              10 tries on CPU 1; logged once per boot, counted in
+ *              /sys/devices/system/cpu/rng/rdseed/exhausted, traced by
+ *              x86_rng:x86_rng_exhausted" (the counters, not the lines,
+ *              give the number of exhaustions)
  *   failed     "RDRAND failed" / "RDSEED failed"
  *              (Kirill Shutemov's original warning as posted in 2024,
  *              kernels carrying it without the rest of the series; the

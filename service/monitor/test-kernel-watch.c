@@ -38,6 +38,22 @@ static void test_exhausted(void) {
 
         CHECK_EQ_INT(parse("x86/rng: RDSEED exhausted after 4294967295 tries on CPU 0", &m), 1);
         CHECK_EQ_INT(m.tries, UINT_MAX);
+
+        /* Series v3: RDSEED's one line of the boot, with a note. */
+        CHECK_EQ_INT(parse("x86/rng: RDSEED exhausted after 10 tries on CPU 3; logged once per boot, "
+                           "counted in /sys/devices/system/cpu/rng/rdseed/exhausted, "
+                           "traced by x86_rng:x86_rng_exhausted\n",
+                           &m),
+                     1);
+        CHECK_EQ_INT(m.kind, KERNEL_RNG_MSG_EXHAUSTED);
+        CHECK_EQ_INT(m.instruction, RNG_RDSEED);
+        CHECK(m.have_cpu, "cpu expected");
+        CHECK_EQ_INT(m.cpu, 3);
+        CHECK_EQ_INT(m.tries, 10);
+        /* The note's text is not ABI: any note is accepted. */
+        CHECK_EQ_INT(parse("x86/rng: RDRAND exhausted after 7 tries on CPU 0; x", &m), 1);
+        CHECK_EQ_INT(m.instruction, RNG_RDRAND);
+        CHECK_EQ_INT(m.tries, 7);
 }
 
 static void test_bad_input(void) {
@@ -47,6 +63,15 @@ static void test_bad_input(void) {
                 "x86/rng: RDSEED exhausted after 10 tries on CPU",
                 "x86/rng: RDSEED exhausted after 10 tries on CPU x",
                 "x86/rng: RDSEED exhausted after 10 tries on CPU 1 and more",
+                /* a note is "; " and at least one byte */
+                "x86/rng: RDSEED exhausted after 10 tries on CPU 1;",
+                "x86/rng: RDSEED exhausted after 10 tries on CPU 1; ",
+                "x86/rng: RDSEED exhausted after 10 tries on CPU 1;logged once per boot",
+                "x86/rng: RDSEED exhausted after 10 tries on CPU 1 ; logged once per boot",
+                "x86/rng: RDSEED exhausted after 10 tries on CPU 1, logged once per boot",
+                "x86/rng: RDSEED exhausted after 10 tries on CPU ; logged once per boot",
+                "x86/rng: RDSEED exhausted after 10 tries on CPU 1x; logged once per boot",
+                "x86/rng: RDSEED exhausted; logged once per boot",
                 "x86/rng: RDSEED exhausted after -1 tries on CPU 1",
                 "x86/rng: RDSEED exhausted after 4294967296 tries on CPU 1", /* overflow */
                 "x86/rng: RDSEEDX exhausted after 10 tries on CPU 1",
@@ -66,6 +91,13 @@ static void test_bad_input(void) {
         CHECK_EQ_INT(kernel_rng_msg_parse("x86/rng: RDSEED exhausted after 10 tries on CPU 12345",
                                           strlen("x86/rng: RDSEED exhausted after 10 tries on CPU 1"), &m), 1);
         CHECK_EQ_INT(m.cpu, 1);
+        /* ... also where the note would begin: "; " cut to ";" is no note. */
+        CHECK_EQ_INT(kernel_rng_msg_parse("x86/rng: RDSEED exhausted after 10 tries on CPU 1; note",
+                                          strlen("x86/rng: RDSEED exhausted after 10 tries on CPU 1;"), &m),
+                     0);
+        CHECK_EQ_INT(kernel_rng_msg_parse("x86/rng: RDSEED exhausted after 10 tries on CPU 1; note",
+                                          strlen("x86/rng: RDSEED exhausted after 10 tries on CPU 1; n"), &m),
+                     1);
         /* Embedded NUL and non-UTF-8 bytes. */
         CHECK_EQ_INT(kernel_rng_msg_parse("RDRAND failed\0junk", 18, &m), 0);
         CHECK_EQ_INT(kernel_rng_msg_parse("\xff\xfe\x80 RDSEED failed", 17, &m), 0);
