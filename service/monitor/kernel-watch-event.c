@@ -48,7 +48,7 @@ int event_kernel(EventFields *f, const KernelEventInfo *in) {
                                   verdict_consequence(in->instruction, v));
                 else if (in->messages == 0)
                         EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhausted %" PRIu64
-                                  " time(s) (the kernel's counter; its log lines follow, or were rate-limited)",
+                                  " time(s) (the kernel's counter: it logs RDSEED's once per boot and RDRAND's rate-limited)",
                                   name, in->count);
                 else if (in->count == 0)
                         EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhaustion logged (%" PRIu64
