@@ -83,7 +83,10 @@ static int run_probe(const ProbeWatch *w, ProbeReport *report) {
                 params.cpuid = w->hook.cpuid;
         }
         probe_detect(&params, presence);
-        (void) kernel_state_read(presence, journal_kernel_log_scan, NULL, &kernel);
+        if (w->hook.kernel)
+                kernel = *w->hook.kernel;
+        else
+                (void) kernel_state_read(presence, journal_kernel_log_scan, NULL, &kernel);
         params.presence = presence;
         params.kernel_counters = true;
         params.sysfs_root = w->sysfs_root;

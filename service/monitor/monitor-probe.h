@@ -20,7 +20,8 @@ typedef struct ProbeWatch ProbeWatch;
 typedef struct ProbeSourceHook {
         ProbeSourceFn source;
         void *userdata;
-        const bool *cpuid; /* [_RNG_INSTRUCTION_MAX] */
+        const bool *cpuid;         /* [_RNG_INSTRUCTION_MAX] */
+        const KernelState *kernel; /* the kernel's view to go with the sources; NULL: this machine's */
 } ProbeSourceHook;
 
 /* source: where it reports (the Manager's), kept until probe_watch_free(),

@@ -98,7 +98,14 @@ static const RngSource *shaped_source(RngInstruction i, unsigned width, unsigned
 
 int main(int argc, char *argv[]) {
         static const bool cpuid[_RNG_INSTRUCTION_MAX] = { true, true };
-        const ProbeSourceHook hook = { .source = shaped_source, .cpuid = cpuid };
+        /* The kernel of such a machine: both enabled, a stock kernel's loops
+         * (RDRAND 10 tries, RDSEED one). */
+        static const KernelState kernel = {
+                .instr = { { KERNEL_STATE_ENABLED, NULL, NULL, KERNEL_REASON_NONE },
+                           { KERNEL_STATE_ENABLED, NULL, NULL, KERNEL_REASON_NONE } },
+                .log = KERNEL_LOG_NOT_NEEDED,
+        };
+        const ProbeSourceHook hook = { .source = shaped_source, .cpuid = cpuid, .kernel = &kernel };
 
         if (argc < 3 || strcmp(argv[2], "monitor") != 0) {
                 fprintf(stderr, "usage: rng-health-shaped xeon|zen5-zeros|rdrand-exhausted monitor [OPTIONS]\n");
