@@ -19,6 +19,7 @@
 #include <systemd/sd-id128.h>
 #include <systemd/sd-journal.h>
 
+#include "journal-sender.h"
 #include "kernel-watch-account.h"
 #include "kernel-watch-state.h"
 #include "kernel-watch.h"
@@ -56,9 +57,11 @@ static int add_boot_match(sd_journal *j, sd_id128_t boot) {
         return sd_journal_add_match(j, match, 0);
 }
 
-/* Whether this boot's journal holds our event of flush `serial`. Leaves
- * the journal without matches. */
-static int journal_has_serial(sd_journal *j, sd_id128_t boot, uint64_t serial) {
+/* Whether this boot's journal holds our event of flush `serial`: sent by
+ * this daemon's unit and uid (journal-sender.h), not by anyone who can set
+ * RNG_STATE_SERIAL= and SYSLOG_IDENTIFIER=. Leaves the journal without
+ * matches. */
+static int journal_has_serial(sd_journal *j, sd_id128_t boot, uint64_t serial, const JournalSender *self) {
         char match[64];
         int r;
 
@@ -66,7 +69,7 @@ static int journal_has_serial(sd_journal *j, sd_id128_t boot, uint64_t serial) {
         sd_journal_flush_matches(j);
         r = sd_journal_add_match(j, match, 0);
         if (r >= 0)
-                r = sd_journal_add_match(j, "SYSLOG_IDENTIFIER=rng-health", 0);
+                r = journal_add_sender_matches(j, self);
         if (r >= 0)
                 r = add_boot_match(j, boot);
         if (r >= 0)
@@ -444,8 +447,19 @@ typedef struct SerialLookup {
 
 static int lookup_serial(uint64_t serial, void *userdata) {
         SerialLookup *l = userdata;
+        _cleanup_free_ char *unit = NULL;
+        uid_t uid;
+        int r;
 
-        return journal_has_serial(l->journal, l->boot, serial);
+        /* Only our own unit's and uid's events prove that a flush was sent. */
+        r = journal_sender_self(&unit, &uid);
+        if (r < 0) {
+                log_full(LOG_NOTICE, "Kernel watch: cannot tell this process's unit (%s): its earlier events "
+                         "cannot be told from others', the interrupted flush %" PRIu64 " is not taken",
+                         strerror(-r), serial);
+                return 0;
+        }
+        return journal_has_serial(l->journal, l->boot, serial, &(JournalSender) { unit, uid });
 }
 
 int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *source, KernelWatch **ret) {
