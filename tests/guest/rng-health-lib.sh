@@ -62,3 +62,22 @@ rh_has_fields() {
 		jq -e --arg f "$f" 'has($f)' <<<"$json" >/dev/null || fail "field $f missing in: $json"
 	done
 }
+
+# Send the journal entry on stdin ("FIELD=value" lines, logger --journald)
+# as another user would forge one: as nobody, from a transient unit of its
+# own (systemd-run -p User=nobody).
+rh_forge() {
+	systemd-run -q --wait --pipe -p User=nobody logger --journald || fail "logger --journald as nobody failed"
+}
+
+# Send the journal entry on stdin from inside rng-health.service's cgroup
+# as uid $1 (default 0): what only root, or the daemon itself, can do. Its
+# trusted fields then say _SYSTEMD_UNIT=rng-health.service, _UID=$1.
+rh_send_as_service() {
+	local uid=${1:-0} cg
+	cg=/sys/fs/cgroup$(systemctl show -P ControlGroup rng-health.service)
+	[ -w "$cg/cgroup.procs" ] || fail "no cgroup of rng-health.service: $cg"
+	( echo "$BASHPID" >"$cg/cgroup.procs" &&
+		exec setpriv --reuid="$uid" --regid="$uid" --clear-groups logger --journald ) ||
+		fail "cannot send as rng-health.service (uid $uid)"
+}
