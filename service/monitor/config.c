@@ -691,12 +691,12 @@ int config_load(const char *root, Config *ret, ConfigError *err) {
         _cleanup_(config_files_freep) char **files = NULL;
         ParseState s = {
                 .err = err,
-                .min_attempts = { "Probe", "MinAttempts" },
-                .max_attempts = { "Probe", "MaxAttempts" },
-                .threads = { "Probe", "Threads" },
-                .kernel_retries = { "Thresholds", "KernelRetries" },
-                .degraded_min = { "Thresholds", "DegradedMinFailures" },
-                .exhausted_min = { "Thresholds", "ExhaustedMinLoopFailures" },
+                .min_attempts = { .section = "Probe", .key = "MinAttempts" },
+                .max_attempts = { .section = "Probe", .key = "MaxAttempts" },
+                .threads = { .section = "Probe", .key = "Threads" },
+                .kernel_retries = { .section = "Thresholds", .key = "KernelRetries" },
+                .degraded_min = { .section = "Thresholds", .key = "DegradedMinFailures" },
+                .exhausted_min = { .section = "Thresholds", .key = "ExhaustedMinLoopFailures" },
         };
         int r;
 
