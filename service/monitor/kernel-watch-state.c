@@ -11,6 +11,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "fileio.h"
 #include "journal-event.h"
 #include "kernel-watch-state.h"
@@ -301,34 +302,34 @@ int kernel_watch_state_commit(const char *dir) {
  * set, 0 if not. */
 static int restore_load(const char *dir, const char *name, sd_id128_t boot, const KernelCounters *counters,
                         KernelWatchState *ret) {
-        _cleanup_free_ char *path = state_path(dir, name), *text = NULL;
+        _cleanup_free_ char *path = state_path(dir, name), *text = NULL, *shown = NULL;
         _cleanup_(kernel_watch_state_done) KernelWatchState s = {};
         const char *why = NULL;
         char buf[256];
         size_t len;
         int r;
 
-        if (!path)
+        if (!path || !(shown = escape_str(path)))
                 return -ENOMEM;
         /* Never a link here; never a FIFO that would block the start. */
         r = read_small_file_full(path, READ_NOFOLLOW, STATE_FILE_MAX, &text, &len);
         if (r == -ENOENT)
                 return 0;
         if (r < 0) {
-                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", path, input_error_to_string(r));
+                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", shown, input_error_to_string(r));
                 return 0;
         }
         r = kernel_watch_state_parse_why(text, len, &s, &why);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
-                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", path, why);
+                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", shown, why);
                 return 0;
         }
         if (!sd_id128_equal(s.boot_id, boot))
                 return 0; /* an earlier boot's: expected after a reboot */
         if (kernel_watch_state_check_counters(&s, counters, buf, sizeof(buf)) < 0) {
-                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", path, buf);
+                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", shown, buf);
                 return 0;
         }
         *ret = s;

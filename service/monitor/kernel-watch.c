@@ -19,6 +19,7 @@
 #include <systemd/sd-id128.h>
 #include <systemd/sd-journal.h>
 
+#include "escape.h"
 #include "journal-sender.h"
 #include "kernel-watch-account.h"
 #include "kernel-watch-state.h"
@@ -152,9 +153,12 @@ static int watch_flush(KernelWatch *w) {
         /* .new before the events, committed after: see kernel-watch.h. */
         if (w->state_dir) {
                 r = kernel_watch_state_write_new(w->state_dir, &step.next);
-                if (r < 0)
+                if (r < 0) {
+                        _cleanup_free_ char *dir = escape_str(w->state_dir);
+
                         log_full(LOG_WARNING, "Kernel watch: cannot write its state to %s: %s",
-                                 w->state_dir, strerror(-r));
+                                 dir ?: "(out of memory)", strerror(-r));
+                }
         }
         for (size_t k = 0; k < step.n_events; k++) {
                 r = send_event(&step.events[k]);
