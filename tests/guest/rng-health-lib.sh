@@ -72,12 +72,22 @@ rh_forge() {
 
 # Send the journal entry on stdin from inside rng-health.service's cgroup
 # as uid $1 (default 0): what only root, or the daemon itself, can do. Its
-# trusted fields then say _SYSTEMD_UNIT=rng-health.service, _UID=$1.
+# trusted fields then say _SYSTEMD_UNIT=rng-health.service, _UID=$1. The
+# process joins the unit's cgroup in every hierarchy there is: cgroup2 at
+# /sys/fs/cgroup (the VM), or, in a container on a host with hybrid
+# cgroups, name=systemd (where journald looks) and the unified one.
 rh_send_as_service() {
-	local uid=${1:-0} cg
-	cg=/sys/fs/cgroup$(systemctl show -P ControlGroup rng-health.service)
-	[ -w "$cg/cgroup.procs" ] || fail "no cgroup of rng-health.service: $cg"
-	( echo "$BASHPID" >"$cg/cgroup.procs" &&
-		exec setpriv --reuid="$uid" --regid="$uid" --clear-groups logger --journald ) ||
-		fail "cannot send as rng-health.service (uid $uid)"
+	local uid=${1:-0} cg d
+	cg=$(systemctl show -P ControlGroup rng-health.service)
+	[ -n "$cg" ] || fail "rng-health.service has no cgroup"
+	(
+		joined=0
+		for d in /sys/fs/cgroup /sys/fs/cgroup/systemd /sys/fs/cgroup/unified; do
+			[ -w "$d$cg/cgroup.procs" ] || continue
+			echo "$BASHPID" >"$d$cg/cgroup.procs" || exit 1
+			joined=1
+		done
+		[ "$joined" = 1 ] || { echo "no writable cgroup.procs for $cg" >&2; exit 1; }
+		exec setpriv --reuid="$uid" --regid="$uid" --clear-groups logger --journald
+	) || fail "cannot send as rng-health.service (uid $uid)"
 }
