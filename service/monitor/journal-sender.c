@@ -3,9 +3,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <systemd/sd-login.h>
 
 #include "journal-sender.h"
 #include "macro.h"
@@ -77,14 +74,4 @@ int journal_add_sender_matches(sd_journal *j, const JournalSender *want) {
                 return r;
         snprintf(m, sizeof(m), "_UID=%u", (unsigned) want->uid);
         return sd_journal_add_match(j, m, 0);
-}
-
-int journal_sender_self(char **ret_unit, uid_t *ret_uid) {
-        int r;
-
-        r = sd_pid_get_unit(0, ret_unit);
-        if (r < 0)
-                return r;
-        *ret_uid = getuid();
-        return 0;
 }

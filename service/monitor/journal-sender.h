@@ -10,10 +10,13 @@
  * sends. So an entry is taken as the daemon's only if
  *   _TRANSPORT=journal    it was sent with sd_journal_sendv(), as every
  *                         event is (not syslog, stdout or the kernel);
- *   _SYSTEMD_UNIT=UNIT    its sender ran in the system unit UNIT, which only
- *                         root can start a process in: rng-health.service
- *                         for report, the daemon's own unit
- *                         (sd_pid_get_unit()) for the daemon;
+ *   _SYSTEMD_UNIT=rng-health.service
+ *                         its sender ran in the service, which only root
+ *                         can start a process in (the daemon does not ask
+ *                         sd_pid_get_unit() for its unit: under
+ *                         ProtectProc=invisible it cannot read
+ *                         /proc/1/cgroup, which that needs; a daemon run in
+ *                         another unit is not the service);
  *   _UID=UID              where the uid is known: the daemon compares its
  *                         own (getuid(); the uid DynamicUser= gives it is
  *                         kept across restarts by its StateDirectory=).
@@ -46,8 +49,3 @@ int journal_entry_from(sd_journal *j, const JournalSender *want);
 /* Adds matches for want's entries to j (each a field of its own: ANDed
  * with j's other matches). */
 int journal_add_sender_matches(sd_journal *j, const JournalSender *want);
-
-/* This process as a sender: its system unit (sd_pid_get_unit(), malloc'ed)
- * and its uid. -errno if it runs in no unit (then none of its past events
- * can be told from a forgery). */
-int journal_sender_self(char **ret_unit, uid_t *ret_uid);

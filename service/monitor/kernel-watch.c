@@ -451,19 +451,10 @@ typedef struct SerialLookup {
 
 static int lookup_serial(uint64_t serial, void *userdata) {
         SerialLookup *l = userdata;
-        _cleanup_free_ char *unit = NULL;
-        uid_t uid;
-        int r;
 
-        /* Only our own unit's and uid's events prove that a flush was sent. */
-        r = journal_sender_self(&unit, &uid);
-        if (r < 0) {
-                log_full(LOG_NOTICE, "Kernel watch: cannot tell this process's unit (%s): its earlier events "
-                         "cannot be told from others', the interrupted flush %" PRIu64 " is not taken",
-                         strerror(-r), serial);
-                return 0;
-        }
-        return journal_has_serial(l->journal, l->boot, serial, &(JournalSender) { unit, uid });
+        /* Only the service's events sent with our uid prove that a flush
+         * was sent (journal-sender.h). */
+        return journal_has_serial(l->journal, l->boot, serial, &(JournalSender) { RNG_HEALTH_UNIT, getuid() });
 }
 
 int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *source, KernelWatch **ret) {

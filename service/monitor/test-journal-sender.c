@@ -6,7 +6,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "journal-sender.h"
 #include "macro.h"
@@ -56,23 +55,7 @@ static void test_match(void) {
         CHECK(!journal_sender_match(&(JournalSender) { NULL, 0 }, "journal", "rng-health.service", "0"), "no unit");
 }
 
-static void test_self(void) {
-        _cleanup_free_ char *unit = NULL;
-        uid_t uid = 12345;
-        int r;
-
-        /* In a unit (a service, a session scope), or not (no systemd): an
-         * error then, never an empty unit. */
-        r = journal_sender_self(&unit, &uid);
-        if (r >= 0) {
-                CHECK(unit && unit[0], "empty unit");
-                CHECK_EQ_INT(uid, getuid());
-        } else
-                CHECK(!unit, "unit set on error");
-}
-
 int main(void) {
         test_match();
-        test_self();
         return test_result("test-journal-sender");
 }
