@@ -77,9 +77,11 @@ rh_forge() {
 # /sys/fs/cgroup (the VM), or, in a container on a host with hybrid
 # cgroups, name=systemd (where journald looks) and the unified one.
 rh_send_as_service() {
-	local uid=${1:-0} cg d
+	local uid=${1:-0} cg entry
 	cg=$(systemctl show -P ControlGroup rng-health.service)
 	[ -n "$cg" ] || fail "rng-health.service has no cgroup"
+	entry=$(mktemp)
+	cat >"$entry"
 	(
 		joined=0
 		for d in /sys/fs/cgroup /sys/fs/cgroup/systemd /sys/fs/cgroup/unified; do
@@ -88,6 +90,12 @@ rh_send_as_service() {
 			joined=1
 		done
 		[ "$joined" = 1 ] || { echo "no writable cgroup.procs for $cg" >&2; exit 1; }
-		exec setpriv --reuid="$uid" --regid="$uid" --clear-groups logger --journald
+		# journald reads the sender's /proc/PID/cgroup when it gets to the
+		# message: a logger already reaped would leave no _SYSTEMD_UNIT. As
+		# a child of sleep, which never reaps it, logger stays a zombie
+		# whose cgroup can still be read until sleep ends.
+		setpriv --reuid="$uid" --regid="$uid" --clear-groups logger --journald <"$entry" &
+		exec sleep 2
 	) || fail "cannot send as rng-health.service (uid $uid)"
+	rm -f "$entry"
 }
