@@ -59,9 +59,9 @@ static int add_boot_match(sd_journal *j, sd_id128_t boot) {
 }
 
 /* Whether this boot's journal holds our event of flush `serial`: sent by
- * this daemon's unit and uid (journal-sender.h), not by anyone who can set
- * RNG_STATE_SERIAL= and SYSLOG_IDENTIFIER=. Leaves the journal without
- * matches. */
+ * self (rng-health.service with this daemon's uid; journal-sender.h), not
+ * by anyone who can set RNG_STATE_SERIAL= and SYSLOG_IDENTIFIER=. Leaves
+ * the journal without matches. */
 static int journal_has_serial(sd_journal *j, sd_id128_t boot, uint64_t serial, const JournalSender *self) {
         char match[64];
         int r;

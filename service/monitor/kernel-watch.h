@@ -22,8 +22,11 @@
  *   values already reported are kept in STATE_DIR/kernel-watch.state.
  *   The state is written as .new before the event is sent and committed
  *   after; at start a leftover .new is committed only if the journal holds
- *   the event with its RNG_STATE_SERIAL, so a crash between the state
- *   and the event neither loses nor double-counts.
+ *   the event with its RNG_STATE_SERIAL, sent by the daemon itself
+ *   (journal-sender.h: rng-health.service, its uid; anyone can send an
+ *   entry with that field), so a crash between the state and the event
+ *   neither loses nor double-counts. A daemon outside rng-health.service
+ *   never commits a leftover .new.
  *   Known limits: a flush of several events is committed by the first one
  *   (a crash between two sends of one flush loses the rest); an event
  *   still queued in journald's socket when a crashed daemon restarts looks
