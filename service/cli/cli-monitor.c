@@ -8,6 +8,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "cli-monitor.h"
+#include "cli-util.h"
 #include "log.h"
 #include "macro.h"
 #include "monitor.h"
@@ -60,16 +61,12 @@ int monitor_parse_args(int argc, char *argv[], MonitorArgs *ret) {
                         ret->root = optarg;
                         break;
                 case ':':
-                        fprintf(stderr, "rng-health monitor: %s: missing value\n", argv[optind - 1]);
-                        return -EINVAL;
+                        return cli_usage_error("rng-health monitor", "%s: missing value%s", argv[optind - 1], NULL);
                 default:
-                        fprintf(stderr, "rng-health monitor: %s: unknown option\n", argv[optind - 1]);
-                        return -EINVAL;
+                        return cli_option_error("rng-health monitor", argc, argv, ":h");
                 }
-        if (optind < argc) {
-                fprintf(stderr, "rng-health monitor: %s: unexpected argument\n", argv[optind]);
-                return -EINVAL;
-        }
+        if (optind < argc)
+                return cli_usage_error("rng-health monitor", "%s: unexpected argument%s", argv[optind], NULL);
         return 0;
 }
 
@@ -87,7 +84,7 @@ int verb_monitor_hooked(int argc, char *argv[], const ProbeSourceHook *hook) {
                 return EXIT_MONITOR_USAGE;
         if (args.help) {
                 monitor_help(stdout);
-                return EXIT_MONITOR_OK;
+                return cli_flush(stdout) < 0 ? EXIT_MONITOR_ERROR : EXIT_MONITOR_OK;
         }
 
         /* Before any thread exists (the probe's contention threads inherit

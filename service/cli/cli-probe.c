@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli-probe.h"
+#include "cli-util.h"
 #include "kernel-state.h"
 #include "log.h"
 #include "macro.h"
@@ -26,7 +27,8 @@ void probe_help(FILE *f) {
                 "  --instruction rdrand|rdseed|all   Instruction(s) to probe (default: all)\n"
                 "  --width 16|32|64|all              Operand width(s) (default: all)\n"
                 "  --threads N|all                   Threads for the contention run, one pinned\n"
-                "                                    per CPU (default: all usable CPUs; 1: none)\n"
+                "                                    per CPU (default: all usable CPUs; 1: none;\n"
+                "                                    more than there are: all, with a warning)\n"
                 "  --duration TIME                   Time budget per run, e.g. 500ms, 2s, 1min\n"
                 "                                    (default: 2ms, the boot-path budget)\n"
                 "  --count N                         Max tries per thread per run (default: 4096,\n"
@@ -59,11 +61,9 @@ void probe_help(FILE *f) {
                 "  4  worst verdict broken\n");
 }
 
+/* opt and value are shown escaped (cli-util.h). */
 static int usage_error(const char *fmt, const char *opt, const char *value) {
-        fprintf(stderr, "rng-health probe: ");
-        fprintf(stderr, fmt, opt, value);
-        fputc('\n', stderr);
-        return -EINVAL;
+        return cli_usage_error("rng-health probe", fmt, opt, value);
 }
 
 int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
@@ -154,11 +154,7 @@ int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
                         return usage_error("%s: missing value%s", argv[optind - 1], "");
                 case '?':
                 default:
-                        if (optopt)
-                                fprintf(stderr, "rng-health probe: -%c: unknown option\n", optopt);
-                        else
-                                fprintf(stderr, "rng-health probe: %s: unknown option\n", argv[optind - 1]);
-                        return -EINVAL;
+                        return cli_option_error("rng-health probe", argc, argv, ":h");
                 }
         }
         if (optind < argc)
@@ -207,9 +203,14 @@ static int run_sweep(const ProbeArgs *args, const KernelState *kernel) {
         }
         r = probe_sweep(&args->params, kernel, report);
         if (r == -E2BIG) {
-                fprintf(stderr, "rng-health probe: --threads: %u requested but only %d CPUs are online and allowed\n",
-                        args->params.threads, CPU_COUNT(&report->cpus.used));
-                return EXIT_PROBE_USAGE;
+                /* As for the probe: all CPUs, and a warning. */
+                ProbeParams p = args->params;
+                int n = CPU_COUNT(&report->cpus.used);
+
+                fprintf(stderr, "rng-health probe: --threads: %u requested but only %d CPU%s online and allowed: "
+                        "the sweep goes up to all of them\n", p.threads, n, n == 1 ? " is" : "s are");
+                p.threads = 0;
+                r = probe_sweep(&p, kernel, report);
         }
         if (r < 0) {
                 log_error_errno(r, "sweep failed: %s", strerror(-r));
@@ -244,7 +245,7 @@ int verb_probe(int argc, char *argv[]) {
                 return EXIT_PROBE_USAGE;
         if (args.help) {
                 probe_help(stdout);
-                return 0;
+                return cli_flush(stdout) < 0 ? EXIT_PROBE_ERROR : 0;
         }
 
         probe_detect(&args.params, presence);
@@ -263,6 +264,15 @@ int verb_probe(int argc, char *argv[]) {
         }
 
         r = probe_run_all(&args.params, &kernel, &report);
+        if (r == -E2BIG) {
+                /* As Threads= in rng-health.conf: all CPUs, and a warning. */
+                int n = CPU_COUNT(&report.cpus.used);
+
+                fprintf(stderr, "rng-health probe: --threads: %u requested but only %d CPU%s online and allowed: "
+                        "the contention run uses all of them\n", args.params.threads, n, n == 1 ? " is" : "s are");
+                args.params.threads = 0;
+                r = probe_run_all(&args.params, &kernel, &report);
+        }
         if (r >= 0) {
                 CpuId cpu;
 
@@ -271,11 +281,6 @@ int verb_probe(int argc, char *argv[]) {
         }
         if (progress.shown)
                 fprintf(stderr, "\r\033[K");
-        if (r == -E2BIG) {
-                fprintf(stderr, "rng-health probe: --threads: %u requested but only %d CPUs are online and allowed\n",
-                        args.params.threads, CPU_COUNT(&report.cpus.used));
-                return EXIT_PROBE_USAGE;
-        }
         if (r < 0) {
                 log_error_errno(r, "probe failed: %s", strerror(-r));
                 return EXIT_PROBE_ERROR;
@@ -291,9 +296,7 @@ int verb_probe(int argc, char *argv[]) {
         } else
                 probe_report_print_table(&report, stdout);
 
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-                log_error_errno(-EIO, "failed to write output");
+        if (cli_flush(stdout) < 0)
                 return EXIT_PROBE_ERROR;
-        }
         return verdict_exit_code(report.verdict);
 }

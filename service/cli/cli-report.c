@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli-report.h"
+#include "cli-util.h"
 #include "log.h"
 #include "macro.h"
 #include "parse-util.h"
@@ -90,11 +91,9 @@ int parse_since(const char *s, uint64_t now_usec, uint64_t *ret) {
         return -EINVAL;
 }
 
+/* a is shown escaped (cli-util.h). */
 static int usage(const char *fmt, const char *a) {
-        fprintf(stderr, "rng-health report: ");
-        fprintf(stderr, fmt, a);
-        fputc('\n', stderr);
-        return -EINVAL;
+        return cli_usage_error("rng-health report", fmt, a, NULL);
 }
 
 static int parse_boot(const char *s, ReportFilter *f) {
@@ -159,7 +158,7 @@ int report_parse_args(int argc, char *argv[], ReportArgs *ret) {
                 case ':':
                         return usage("%s: missing value", argv[optind - 1]);
                 default:
-                        return usage("%s: unknown option", argv[optind - 1]);
+                        return cli_option_error("rng-health report", argc, argv, ":hb::S:");
                 }
         if (optind < argc)
                 return usage("%s: unexpected argument", argv[optind]);
@@ -177,7 +176,7 @@ int verb_report(int argc, char *argv[]) {
                 return EXIT_REPORT_USAGE;
         if (args.help) {
                 report_help(stdout);
-                return EXIT_REPORT_OK;
+                return cli_flush(stdout) < 0 ? EXIT_REPORT_ERROR : EXIT_REPORT_OK;
         }
         (void) sd_id128_get_boot(&current);
 
@@ -206,9 +205,7 @@ int verb_report(int argc, char *argv[]) {
                 log_error_errno(r, "failed to build JSON: %s", strerror(-r));
                 return EXIT_REPORT_ERROR;
         }
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-                log_error_errno(-EIO, "failed to write output");
+        if (cli_flush(stdout) < 0)
                 return EXIT_REPORT_ERROR;
-        }
         return EXIT_REPORT_OK;
 }

@@ -3,27 +3,54 @@
 /* The command line: the input split on NUL bytes is argv. Its first word
  * picks the parser: "probe", "report" or "monitor" (the verbs' parse-only
  * entry points: nothing is probed, no daemon starts), anything else is
- * given to parse_since() (with a fixed now) as one --since value. Parse
- * errors print one line; stderr is /dev/null while they run. Checked: 0 or
- * a negative errno; accepted arguments are within the bounds --help gives; a
- * relative --since lies before now by exactly what it says. */
+ * given to parse_since() (with a fixed now) as one --since value. Checked:
+ * 0 or a negative errno; accepted arguments are within the bounds --help
+ * gives; a relative --since lies before now by exactly what it says; the
+ * parsers print nothing on success and exactly one line on an error, safe
+ * to show whatever the arguments hold (escape-check.h; issue 21). */
 
 #include <errno.h>
 
 #include "cli-monitor.h"
 #include "cli-probe.h"
 #include "cli-report.h"
+#include "escape-check.h"
 #include "fuzz-util.h"
 #include "parse-util.h"
 
 #define ARGS_MAX 64
+
+/* Runs stmt (setting r) with stderr in memory, then checks what it printed. */
+#define CAPTURE_STDERR(stmt, r)                                                            \
+        do {                                                                               \
+                char *_b = NULL;                                                           \
+                size_t _n = 0;                                                             \
+                FILE *_m = open_memstream(&_b, &_n), *_saved = stderr;                     \
+                if (!_m)                                                                   \
+                        abort();                                                           \
+                stderr = _m;                                                               \
+                stmt;                                                                      \
+                stderr = _saved;                                                           \
+                fclose(_m);                                                                \
+                check_printed(_b, _n, (r));                                                \
+                free(_b);                                                                  \
+        } while (0)
+
+static void check_printed(const char *b, size_t n, int r) {
+        if (r >= 0) {
+                FUZZ_ASSERT(n == 0);
+                return;
+        }
+        FUZZ_ASSERT(n > 0 && b[n - 1] == '\n' && !memchr(b, '\n', n - 1));
+        FUZZ_ASSERT(escape_check_output(b, n - 1, false));
+}
 #define NOW_USEC UINT64_C(1764745200000000) /* 2025-12-03 07:00:00 UTC */
 
 static void check_probe(int argc, char **argv) {
         ProbeArgs a;
         int r;
 
-        FUZZ_QUIET(r = probe_parse_args(argc, argv, &a));
+        CAPTURE_STDERR(r = probe_parse_args(argc, argv, &a), r);
         FUZZ_ASSERT(r == 0 || r == -EINVAL);
         if (r < 0)
                 return;
@@ -41,7 +68,7 @@ static void check_report(int argc, char **argv) {
         ReportArgs a;
         int r;
 
-        FUZZ_QUIET(r = report_parse_args(argc, argv, &a));
+        CAPTURE_STDERR(r = report_parse_args(argc, argv, &a), r);
         FUZZ_ASSERT(r == 0 || r == -EINVAL);
         if (r < 0)
                 return;
@@ -53,7 +80,7 @@ static void check_monitor(int argc, char **argv) {
         MonitorArgs a;
         int r;
 
-        FUZZ_QUIET(r = monitor_parse_args(argc, argv, &a));
+        CAPTURE_STDERR(r = monitor_parse_args(argc, argv, &a), r);
         FUZZ_ASSERT(r == 0 || r == -EINVAL);
         if (r == 0 && a.root) {
                 bool found = false;

@@ -7,10 +7,13 @@
  * gives them. Checked: -EINVAL exactly without MESSAGE_ID, -EBADMSG counted
  * as malformed and nothing else changed, 0 otherwise; no more boots than
  * entries taken; every instruction's failures within its attempts; an
- * exit status of -1 or 0..255; the kernel failure sum never decreases. */
+ * exit status of -1 or 0..255; the kernel failure sum never decreases; the
+ * text and the JSON are safe to show and valid UTF-8 whatever the fields
+ * hold (escape-check.h; issue 21). */
 
 #include <errno.h>
 
+#include "escape-check.h"
 #include "fuzz-util.h"
 #include "macro.h"
 #include "probe-json.h"
@@ -100,8 +103,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_ASSERT(f);
         report_print(&report, boots[0], f);
         fclose(f);
+        FUZZ_ASSERT(escape_check_output(out, out_size, true));
         FUZZ_ASSERT(report_to_json(&report, boots[0], &j) >= 0 && j);
-        FUZZ_ASSERT(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+        {
+                const char *json = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
+
+                FUZZ_ASSERT(json && escape_check_output(json, strlen(json), false));
+        }
 
         report_done(&report);
         return 0;

@@ -8,6 +8,7 @@
 #include "cli-monitor.h"
 #include "cli-probe.h"
 #include "cli-report.h"
+#include "cli-util.h"
 
 #ifndef PROJECT_VERSION
 #define PROJECT_VERSION "unknown"
@@ -37,13 +38,14 @@ int main(int argc, char *argv[]) {
                 fprintf(stderr, "rng-health: missing command (try --help)\n");
                 return 2;
         }
+        /* Output that cannot be written (> /dev/full) is a runtime error. */
         if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
                 help(stdout);
-                return 0;
+                return cli_flush(stdout) < 0 ? 1 : 0;
         }
         if (strcmp(argv[1], "--version") == 0) {
                 printf("rng-health %s\n", PROJECT_VERSION);
-                return 0;
+                return cli_flush(stdout) < 0 ? 1 : 0;
         }
         if (strcmp(argv[1], "probe") == 0)
                 return verb_probe(argc - 1, argv + 1);
@@ -52,6 +54,6 @@ int main(int argc, char *argv[]) {
         if (strcmp(argv[1], "report") == 0)
                 return verb_report(argc - 1, argv + 1);
 
-        fprintf(stderr, "rng-health: %s: unknown command (try --help)\n", argv[1]);
+        (void) cli_usage_error("rng-health", "%s: unknown command (try --help)%s", argv[1], NULL);
         return 2;
 }

@@ -64,7 +64,8 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
         if (n_runs == 0)
                 fprintf(f, "nothing to probe)\n\n");
         else if (r->cpus.contention)
-                fprintf(f, "contention runs on %d CPUs)\n\n", CPU_COUNT(&r->cpus.used));
+                fprintf(f, "contention runs on %d CPU%s)\n\n", CPU_COUNT(&r->cpus.used),
+                        CPU_COUNT(&r->cpus.used) == 1 ? "" : "s");
         else
                 fprintf(f, "no contention run)\n\n");
 

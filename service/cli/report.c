@@ -7,7 +7,9 @@
 
 #include <systemd/sd-journal.h>
 
+#include "escape.h"
 #include "journal-ids.h"
+#include "journal-sender.h"
 #include "kernel-watch.h"
 #include "format-util.h"
 #include "macro.h"
@@ -33,8 +35,10 @@ static int verdict_rank(const char *v) {
         return -1;
 }
 
+/* Every string report shows comes from the journal: kept escaped
+ * (escape.h), so that text and JSON (valid UTF-8) show it safely. */
 static void copy(char *dst, size_t len, const char *src) {
-        snprintf(dst, len, "%s", src ?: "");
+        escape_to(dst, len, src ?: "", src ? strlen(src) : 0);
 }
 
 /* Validated by entry_valid() before use: absent is 0. */
@@ -284,6 +288,15 @@ static int read_entries(const sd_id128_t *boot_id, uint64_t since_usec, Report *
                 r = sd_journal_get_monotonic_usec(j, NULL, &boot);
                 if (r < 0)
                         return r;
+                /* Only rng-health.service's own entries (journal-sender.h):
+                 * the others are counted, never used. */
+                r = journal_entry_from(j, &(JournalSender) { RNG_HEALTH_UNIT, JOURNAL_SENDER_ANY_UID });
+                if (r < 0)
+                        return r;
+                if (r == 0) {
+                        ret->foreign++;
+                        continue;
+                }
                 r = entry_fields(j, &f);
                 if (r >= 0)
                         r = report_add_entry(ret, boot, t, &f);
@@ -326,18 +339,12 @@ int report_read_journal(const ReportFilter *filter, Report *ret) {
 
                 if (last > 0 && sd_id128_equal(all.boots[last - 1].boot_id, current))
                         last--;
-                /* boot_offset -1 is the last boot before the current */
-                if ((size_t) -filter->boot_offset <= last) {
-                        ReportBoot b = all.boots[last + filter->boot_offset];
-
-                        ret->boots = malloc(sizeof(ReportBoot));
-                        if (!ret->boots)
-                                r = -ENOMEM;
-                        else {
-                                ret->boots[0] = b;
-                                ret->n_boots = 1;
-                        }
-                } else
+                /* boot_offset -1 is the last boot before the current; read
+                 * again for that boot alone, so that what was ignored is
+                 * that boot's too. */
+                if ((size_t) -filter->boot_offset <= last)
+                        r = read_entries(&all.boots[last + filter->boot_offset].boot_id, filter->since_usec, ret);
+                else
                         r = -ENXIO;
         }
         report_done(&all);
@@ -355,9 +362,16 @@ static char *format_time(uint64_t usec, char *buf, size_t len) {
         return buf;
 }
 
+static void print_foreign(const Report *r, FILE *f) {
+        if (r->foreign > 0)
+                fprintf(f, "\n%u entr%s from other senders ignored (not from %s, see rng-health(8))\n", r->foreign,
+                        r->foreign == 1 ? "y" : "ies", RNG_HEALTH_UNIT);
+}
+
 void report_print(const Report *r, sd_id128_t current_boot, FILE *f) {
         if (r->n_boots == 0) {
                 fputs("No rng-health events in the journal.\n", f);
+                print_foreign(r, f);
                 return;
         }
         for (size_t i = 0; i < r->n_boots; i++) {
@@ -421,6 +435,7 @@ void report_print(const Report *r, sd_id128_t current_boot, FILE *f) {
                         fputc('\n', f);
                 }
         }
+        print_foreign(r, f);
 }
 
 /* v may be NULL: JSON null. */
@@ -515,6 +530,7 @@ int report_to_json(const Report *r, sd_id128_t current_boot, struct json_object 
         json_object_object_add(o, "boots", boots);
         boots = NULL;
         JSON_ADD(o, "malformed_entries", json_object_new_int64(r->malformed));
+        JSON_ADD(o, "foreign_entries", json_object_new_int64(r->foreign));
         *ret = o;
         o = NULL;
         return 0;

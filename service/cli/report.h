@@ -51,10 +51,14 @@ typedef struct Report {
         size_t n_boots;
         ReportBoot *boots; /* in the order first seen */
         unsigned malformed;             /* entries refused for a bad field */
+        unsigned foreign;               /* entries from other senders, ignored (journal-sender.h) */
         char first_malformed_field[32]; /* the first one's field */
 } Report;
 
-/* One journal entry: its boot, realtime and the fields (MESSAGE_ID, RNG_*).
+/* One journal entry of rng-health.service (report_read_journal() ignores,
+ * and counts in foreign, every other sender's; journal-sender.h): its
+ * boot, realtime and the fields (MESSAGE_ID, RNG_*); strings are kept
+ * escaped (escape.h).
  * -EINVAL without a MESSAGE_ID; -EBADMSG, counted in r->malformed and not
  * used, if a numeric field is not an unsigned decimal within bounds, the
  * failures exceed the attempts, or the verdict is unknown. */

@@ -241,6 +241,23 @@ int main(void) {
                 check_no_values(table, 77, 3 * 1024);
                 free(table);
         }
+        /* Issue 21 finding 11: "1 CPU", not "1 CPUs". */
+        for (int n = 1; n <= 2; n++) {
+                table = NULL;
+                rep.cpus.contention = true;
+                CPU_ZERO(&rep.cpus.used);
+                for (int c = 0; c < n; c++)
+                        CPU_SET(c, &rep.cpus.used);
+                f = open_memstream(&table, &table_len);
+                CHECK(f != NULL, "open_memstream");
+                if (!f)
+                        break;
+                probe_report_print_table(&rep, f);
+                fclose(f);
+                CHECK(strstr(table, n == 1 ? "contention runs on 1 CPU)\n" : "contention runs on 2 CPUs)\n"), "%.80s",
+                      table);
+                free(table);
+        }
         check_no_values(text, 77, 3 * 1024);
 
         check_hidden(&p, &h);

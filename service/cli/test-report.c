@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "escape-check.h"
 #include "journal-event.h"
 #include "journal-ids.h"
 #include "macro.h"
@@ -213,9 +214,72 @@ static void test_strict_fields(void) {
         report_done(&rep);
 }
 
+/* Issue 21 finding 2: the strings report shows come from the journal.
+ * RNG_CONFIDENTIAL_VM=<ESC>[8m hid every later line on a terminal, and
+ * RNG_FAIL_ON=\xff\xfe\xc0\x80 made --json invalid UTF-8; C1 and bidi
+ * controls too. All are shown escaped, in the text and in JSON; the
+ * entries from other senders that report_read_journal() ignored are
+ * counted in both. */
+static void test_escaped_fields(void) {
+        static const struct {
+                const char *field, *value, *shown;
+        } cases[] = {
+                { "RNG_CONFIDENTIAL_VM", "\x1b[8m", "\\x1b[8m" },
+                { "RNG_FAIL_ON", "\xff\xfe\xc0\x80", "\\xff\\xfe\\xc0\\x80" },
+                { "RNG_CONFIDENTIAL_VM", "\xc2\x9b" "8m", "\\xc2\\x9b8m" },
+                { "RNG_FAIL_ON", "ok\xe2\x80\xae", "ok\\xe2\\x80\\xae" },
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                sd_id128_t b = { .bytes = { 9 } };
+                _cleanup_free_ char *text = NULL;
+                struct json_object *j = NULL;
+                const char *json;
+                Report rep = { .foreign = 3 };
+                EventFields f = {};
+                size_t len = 0;
+                FILE *m;
+
+                CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_VERDICT_CHANGED_STR), 0);
+                CHECK_EQ_INT(event_fields_addf(&f, "RNG_VERDICT=degraded"), 0);
+                CHECK_EQ_INT(event_fields_addf(&f, "%s=%s", cases[i].field, cases[i].value), 0);
+                CHECK_EQ_INT(report_add_entry(&rep, b, 100, &f), 0);
+                event_fields_done(&f);
+
+                m = open_memstream(&text, &len);
+                report_print(&rep, b, m);
+                fclose(m);
+                CHECK(escape_check_output(text, len, true), "case %zu: unsafe text: %s", i, text);
+                CHECK(strstr(text, cases[i].shown), "case %zu: '%s' not in: %s", i, cases[i].shown, text);
+                CHECK(strstr(text, "\n3 entries from other senders ignored (not from rng-health.service"),
+                      "case %zu: foreign entries not said: %s", i, text);
+
+                CHECK_EQ_INT(report_to_json(&rep, b, &j), 0);
+                json = j ? json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE) : "";
+                CHECK(escape_check_output(json, strlen(json), true), "case %zu: JSON not valid UTF-8 text: %s", i, json);
+                CHECK(strstr(json, "\"foreign_entries\":3"), "case %zu: %s", i, json);
+                json_object_put(j);
+                report_done(&rep);
+        }
+
+        /* One ignored entry, and no events: still said, singular. */
+        {
+                Report rep = { .foreign = 1 };
+                _cleanup_free_ char *text = NULL;
+                size_t len = 0;
+                FILE *m = open_memstream(&text, &len);
+
+                report_print(&rep, (sd_id128_t) {}, m);
+                fclose(m);
+                CHECK(strstr(text, "No rng-health events in the journal.\n\n1 entry from other senders ignored"), "%s",
+                      text);
+        }
+}
+
 int main(void) {
         test_erratum_named();
         test_report_model();
         test_strict_fields();
+        test_escaped_fields();
         return test_result("test-report");
 }

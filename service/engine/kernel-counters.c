@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "kernel-counters.h"
 #include "macro.h"
 
@@ -50,9 +51,9 @@ static int read_counter(const char *root, RngInstruction i, const char *name, ui
         r = kernel_counter_path(root, i, name, path, sizeof(path));
         if (r < 0)
                 return r;
-        fd = open(path, O_RDONLY | O_CLOEXEC);
+        fd = open_input(path, 0); /* never a FIFO below --root */
         if (fd < 0)
-                return negative_errno();
+                return fd;
         n = read(fd, buf, sizeof(buf));
         if (n < 0)
                 return negative_errno();

@@ -11,6 +11,7 @@
 #include <ini.h>
 
 #include "config.h"
+#include "escape.h"
 #include "fileio.h"
 #include "macro.h"
 #include "parse-util.h"
@@ -49,6 +50,14 @@ void config_error_format(const ConfigError *e, char *buf, size_t len) {
 
 /* ---- values ---- */
 
+/* Where a key of a cross-key check was last set (seq 0: never, the
+ * default), so that its error names the later assignment. */
+typedef struct KeyWhere {
+        const char *section, *key;
+        char file[PATH_MAX];
+        unsigned line, seq;
+} KeyWhere;
+
 typedef struct ParseState {
         Config config;
         ConfigError *err;
@@ -58,11 +67,16 @@ typedef struct ParseState {
         unsigned line;
         bool failed;
         bool instructions_set, widths_set;
-        /* where MinAttempts=/MaxAttempts= were last set, for the cross check */
-        char min_file[PATH_MAX], max_file[PATH_MAX];
-        unsigned min_line, max_line;
-        unsigned seq, min_seq, max_seq; /* order of assignments */
+        /* the keys of the cross-key checks */
+        KeyWhere min_attempts, max_attempts, threads, kernel_retries, degraded_min, exhausted_min;
+        unsigned seq; /* order of assignments */
 } ParseState;
+
+static void note_where(ParseState *s, KeyWhere *w) {
+        snprintf(w->file, sizeof(w->file), "%s", s->file);
+        w->line = s->line;
+        w->seq = ++s->seq;
+}
 
 typedef int (*ValueParser)(ParseState *s, const char *value, char *msg, size_t len);
 
@@ -142,6 +156,7 @@ static int parse_widths(ParseState *s, const char *value, char *msg, size_t len)
 static int parse_threads(ParseState *s, const char *value, char *msg, size_t len) {
         uint64_t u;
 
+        note_where(s, &s->threads);
         if (strcmp(value, "all") == 0 || !value[0]) {
                 s->config.probe.threads = 0;
                 return 0;
@@ -179,28 +194,27 @@ static int parse_count(const char *value, uint64_t min, uint64_t max, uint64_t *
 }
 
 static int parse_max_attempts(ParseState *s, const char *value, char *msg, size_t len) {
-        snprintf(s->max_file, sizeof(s->max_file), "%s", s->file);
-        s->max_line = s->line;
-        s->max_seq = ++s->seq;
+        note_where(s, &s->max_attempts);
         return parse_count(value, 1, 1ull << 32, &s->config.probe.limits.max_attempts, msg, len);
 }
 
 static int parse_min_attempts(ParseState *s, const char *value, char *msg, size_t len) {
-        snprintf(s->min_file, sizeof(s->min_file), "%s", s->file);
-        s->min_line = s->line;
-        s->min_seq = ++s->seq;
+        note_where(s, &s->min_attempts);
         return parse_count(value, 1, PROBE_MIN_ATTEMPTS_MAX, &s->config.probe.limits.min_attempts, msg, len);
 }
 
 static int parse_kernel_retries(ParseState *s, const char *value, char *msg, size_t len) {
+        note_where(s, &s->kernel_retries);
         return parse_count(value, 1, 1000, &s->config.probe.verdict.kernel_retries, msg, len);
 }
 
 static int parse_degraded_min(ParseState *s, const char *value, char *msg, size_t len) {
+        note_where(s, &s->degraded_min);
         return parse_count(value, 1, UINT32_MAX, &s->config.probe.verdict.degraded_min_failures, msg, len);
 }
 
 static int parse_exhausted_min(ParseState *s, const char *value, char *msg, size_t len) {
+        note_where(s, &s->exhausted_min);
         return parse_count(value, 1, UINT32_MAX, &s->config.probe.verdict.exhausted_min_loop_failures, msg, len);
 }
 
@@ -259,11 +273,27 @@ static int parse_cvm(ParseState *s, const char *value, char *msg, size_t len) {
         return -EINVAL;
 }
 
-/* "": off; else an absolute path of a file (node_exporter reads *.prom). */
+/* Whether path has a "." or ".." component ("/dir/." names the directory:
+ * the rename over it fails later with EBUSY). */
+static bool path_has_dot_component(const char *path) {
+        for (const char *p = path; *p;) {
+                size_t k = strcspn(p, "/");
+
+                if ((k == 1 && p[0] == '.') || (k == 2 && p[0] == '.' && p[1] == '.'))
+                        return true;
+                p += k;
+                p += strspn(p, "/");
+        }
+        return false;
+}
+
+/* "": off; else an absolute path of a file (node_exporter reads *.prom),
+ * without "." or ".." components. */
 static int parse_metrics_path(ParseState *s, const char *value, char *msg, size_t len) {
         size_t n = strlen(value);
 
-        if (n > 0 && (value[0] != '/' || value[n - 1] == '/' || n >= sizeof(s->config.metrics_path))) {
+        if (n > 0 && (value[0] != '/' || value[n - 1] == '/' || n >= sizeof(s->config.metrics_path) ||
+                      path_has_dot_component(value))) {
                 snprintf(msg, len, "invalid path '%s' (expected empty for off, or an absolute file name, e.g. %s)",
                          value, CONFIG_METRICS_PATH_DEFAULT);
                 return -EINVAL;
@@ -299,13 +329,20 @@ static void set_error(ParseState *s, const char *file, unsigned line, const char
         if (s->failed)
                 return; /* the first error is the one reported */
         s->failed = true;
-        snprintf(s->err->file, sizeof(s->err->file), "%s", file);
+        /* The file name, an unknown key and the values quoted in msg come
+         * from outside: escaped (escape.h), once, for every consumer of
+         * the error (the log line, the journal event). msg's own text is
+         * printable ASCII without backslashes, which escaping keeps. */
+        escape_to(s->err->file, sizeof(s->err->file), file, strlen(file));
         s->err->line = line;
-        if (section && key)
-                snprintf(s->err->key, sizeof(s->err->key), "[%s] %s=", section, key);
-        else
+        if (section && key) {
+                char k[sizeof(s->err->key)];
+
+                snprintf(k, sizeof(k), "[%s] %s=", section, key);
+                escape_to(s->err->key, sizeof(s->err->key), k, strlen(k));
+        } else
                 s->err->key[0] = '\0';
-        snprintf(s->err->message, sizeof(s->err->message), "%s", msg);
+        escape_to(s->err->message, sizeof(s->err->message), msg, strlen(msg));
 }
 
 static int handler(void *user, const char *section, const char *name, const char *value) {
@@ -341,7 +378,10 @@ static int handler(void *user, const char *section, const char *name, const char
  * value would be cut or echoed), a line longer than inih's buffer (it
  * would split it: the tail would become a line of its own), an indented
  * setting (inih would take it as a continuation of the previous value),
- * and text after a section header's "]" (inih would drop it). */
+ * text after a section header's "]" (inih would drop it), and in a
+ * setting a ';' or '#' (inih cuts the value at " ;" as an inline comment:
+ * "Widths=64 ;32 16" would probe 64 only) or a ':' before the '=' (inih
+ * takes ':' as '=': "Instructions: rdrand"). */
 static bool line_fits(const char *line, size_t len, int num) {
         /* inih's buffer holds the line, its newline and the NUL. */
         return num > 2 && len <= (size_t) num - 2;
@@ -390,6 +430,21 @@ static int check_line(ParseState *s, const char *line, size_t len, int num) {
                         snprintf(msg, sizeof(msg), "text after ']' of the section header");
                         goto fail;
                 }
+        } else {
+                const char *eq = memchr(line, '=', len), *colon = memchr(line, ':', len);
+
+                if (colon && (!eq || colon < eq)) {
+                        snprintf(msg, sizeof(msg), "':' in column %zu as a separator (settings are Key=value)",
+                                 (size_t) (colon - line) + 1);
+                        goto fail;
+                }
+                for (size_t k = 0; k < len; k++)
+                        if (line[k] == ';' || line[k] == '#') {
+                                snprintf(msg, sizeof(msg),
+                                         "'%c' in column %zu of a setting (a comment must be a line of its own)",
+                                         line[k], k + 1);
+                                goto fail;
+                        }
         }
         return 0;
 fail:
@@ -433,7 +488,7 @@ static int parse_file(ParseState *s, const char *path) {
                 if (r == -EFBIG)
                         snprintf(msg, sizeof(msg), "larger than %u bytes", CONFIG_FILE_MAX);
                 else
-                        snprintf(msg, sizeof(msg), "%s", strerror(-r));
+                        snprintf(msg, sizeof(msg), "%s", input_error_to_string(r));
                 set_error(s, path, 0, NULL, NULL, msg);
                 return r;
         }
@@ -458,11 +513,18 @@ static int parse_file(ParseState *s, const char *path) {
         return 0;
 }
 
-/* Masked: empty or /dev/null (what a symlink to /dev/null resolves to). */
+/* Masked: empty, or /dev/null (what a symlink to /dev/null resolves to).
+ * Only /dev/null: a link to another device (/dev/zero) does not mask, and
+ * is refused when read (open_input()). */
 static bool is_masked(const char *path) {
-        struct stat st;
+        struct stat st, null;
 
-        return stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size == 0));
+        if (stat(path, &st) < 0)
+                return false;
+        if (S_ISREG(st.st_mode))
+                return st.st_size == 0;
+        return S_ISCHR(st.st_mode) && stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) &&
+               st.st_rdev == null.st_rdev;
 }
 
 static bool exists(const char *path) {
@@ -589,9 +651,69 @@ int config_files(const char *root, char ***ret) {
         return 0;
 }
 
+/* A cross-key error, reported where the latest of the keys was set. */
+static int cross_error(ParseState *s, KeyWhere *const *keys, size_t n, const char *msg) {
+        const KeyWhere *last = keys[0];
+
+        for (size_t i = 1; i < n; i++)
+                if (keys[i]->seq > last->seq)
+                        last = keys[i];
+        set_error(s, last->file, last->line, last->section, last->key, msg);
+        return -EINVAL;
+}
+
+/* Values that are each within bounds but together useless: MinAttempts=
+ * above MaxAttempts=, and thresholds no run can reach. A run makes at most
+ * MaxAttempts= tries per thread, on Threads= threads (all: at most
+ * CPU_SETSIZE); a kernel-loop failure takes KernelRetries= failed tries
+ * (the running kernel's: at least 1). */
+static int cross_check(ParseState *s) {
+        const ProbeParams *p = &s->config.probe;
+        uint64_t threads = p->threads > 0 ? p->threads : CPU_SETSIZE;
+        uint64_t tries = p->limits.max_attempts * threads; /* <= 2^32 * 2^10 */
+        uint64_t retries = MAX(p->verdict.kernel_retries, 1u); /* <= 1000 */
+        char msg[256];
+
+        if (p->limits.min_attempts > p->limits.max_attempts) {
+                snprintf(msg, sizeof(msg), "MinAttempts=%llu exceeds MaxAttempts=%llu",
+                         (unsigned long long) p->limits.min_attempts, (unsigned long long) p->limits.max_attempts);
+                return cross_error(s, (KeyWhere *[]) { &s->min_attempts, &s->max_attempts }, 2, msg);
+        }
+        if (p->verdict.degraded_min_failures > tries) {
+                snprintf(msg, sizeof(msg),
+                         "DegradedMinFailures=%llu can never be reached: a run makes at most %llu tries "
+                         "(MaxAttempts=%llu on %llu thread%s)",
+                         (unsigned long long) p->verdict.degraded_min_failures, (unsigned long long) tries,
+                         (unsigned long long) p->limits.max_attempts, (unsigned long long) threads,
+                         threads == 1 ? "" : "s");
+                return cross_error(s, (KeyWhere *[]) { &s->degraded_min, &s->max_attempts, &s->threads }, 3, msg);
+        }
+        if (p->verdict.exhausted_min_loop_failures > tries / retries) {
+                snprintf(msg, sizeof(msg),
+                         "ExhaustedMinLoopFailures=%llu can never be reached: a run makes at most %llu tries "
+                         "(MaxAttempts=%llu on %llu thread%s), %llu per failed kernel loop",
+                         (unsigned long long) p->verdict.exhausted_min_loop_failures, (unsigned long long) tries,
+                         (unsigned long long) p->limits.max_attempts, (unsigned long long) threads,
+                         threads == 1 ? "" : "s", (unsigned long long) retries);
+                return cross_error(s,
+                                   (KeyWhere *[]) { &s->exhausted_min, &s->max_attempts, &s->threads,
+                                                    &s->kernel_retries },
+                                   4, msg);
+        }
+        return 0;
+}
+
 int config_load(const char *root, Config *ret, ConfigError *err) {
         _cleanup_(config_files_freep) char **files = NULL;
-        ParseState s = { .err = err };
+        ParseState s = {
+                .err = err,
+                .min_attempts = { .section = "Probe", .key = "MinAttempts" },
+                .max_attempts = { .section = "Probe", .key = "MaxAttempts" },
+                .threads = { .section = "Probe", .key = "Threads" },
+                .kernel_retries = { .section = "Thresholds", .key = "KernelRetries" },
+                .degraded_min = { .section = "Thresholds", .key = "DegradedMinFailures" },
+                .exhausted_min = { .section = "Thresholds", .key = "ExhaustedMinLoopFailures" },
+        };
         int r;
 
         *err = (ConfigError) {};
@@ -599,7 +721,10 @@ int config_load(const char *root, Config *ret, ConfigError *err) {
 
         r = config_files(root, &files);
         if (r < 0) {
-                snprintf(err->file, sizeof(err->file), "%s%s/%s", root ?: "", config_dirs[0], CONFIG_DROPIN_DIR);
+                char dir[sizeof(err->file)];
+
+                snprintf(dir, sizeof(dir), "%s%s/%s", root ?: "", config_dirs[0], CONFIG_DROPIN_DIR);
+                escape_to(err->file, sizeof(err->file), dir, strlen(dir));
                 snprintf(err->message, sizeof(err->message), "cannot list configuration: %s", strerror(-r));
                 return r;
         }
@@ -609,18 +734,9 @@ int config_load(const char *root, Config *ret, ConfigError *err) {
                         return r;
         }
 
-        /* Cross-key check, reported where the later of the two was set. */
-        if (s.config.probe.limits.min_attempts > s.config.probe.limits.max_attempts) {
-                bool min_later = s.min_seq > s.max_seq;
-                char msg[256];
-
-                snprintf(msg, sizeof(msg), "MinAttempts=%llu exceeds MaxAttempts=%llu",
-                         (unsigned long long) s.config.probe.limits.min_attempts,
-                         (unsigned long long) s.config.probe.limits.max_attempts);
-                set_error(&s, min_later ? s.min_file : s.max_file, min_later ? s.min_line : s.max_line, "Probe",
-                          min_later ? "MinAttempts" : "MaxAttempts", msg);
-                return -EINVAL;
-        }
+        r = cross_check(&s);
+        if (r < 0)
+                return r;
 
         *ret = s.config;
         return 0;

@@ -6,7 +6,8 @@
  * 50-fuzz.conf. Checked: 0 or -EINVAL; an accepted configuration is within
  * the bounds of rng-health.conf(5) and had no NUL or control byte; a
  * refused one names one of the two files, a line within it (or 0) and a
- * message, and leaves *ret untouched. */
+ * message, all safe to show (escape-check.h), and leaves *ret untouched;
+ * an accepted one's thresholds can be reached by a run. */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "escape-check.h"
 #include "fuzz-util.h"
 #include "parse-util.h"
 
@@ -111,6 +113,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 FUZZ_ASSERT(memcmp(&c, &untouched, sizeof(c)) == 0);
                 FUZZ_ASSERT(is_main || (dropin && strcmp(err.file, dropin_path) == 0));
                 FUZZ_ASSERT(err.message[0]);
+                FUZZ_ASSERT(escape_check_output(err.message, strlen(err.message), false));
+                FUZZ_ASSERT(escape_check_output(err.key, strlen(err.key), false));
+                FUZZ_ASSERT(escape_check_output(err.file, strlen(err.file), false));
                 FUZZ_ASSERT(err.line <= (is_main ? n_lines(data, main_len) : n_lines(dropin, dropin_len)));
                 return 0;
         }
@@ -129,6 +134,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_ASSERT(c.probe.verdict.degraded_min_failures >= 1 && c.probe.verdict.degraded_min_failures <= UINT32_MAX);
         FUZZ_ASSERT(c.probe.verdict.exhausted_min_loop_failures >= 1 &&
                     c.probe.verdict.exhausted_min_loop_failures <= UINT32_MAX);
+        {
+                uint64_t tries = c.probe.limits.max_attempts * (c.probe.threads ?: CPU_SETSIZE);
+
+                FUZZ_ASSERT(c.probe.verdict.degraded_min_failures <= tries);
+                FUZZ_ASSERT(c.probe.verdict.exhausted_min_loop_failures * (c.probe.verdict.kernel_retries ?: 1) <=
+                            tries);
+        }
         FUZZ_ASSERT(c.reprobe_usec == 0 ||
                     (c.reprobe_usec >= USEC_PER_SEC && c.reprobe_usec <= 365 * USEC_PER_DAY));
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)

@@ -6,7 +6,10 @@
  * that parses to the same state and formats to the same text again; that
  * text is never longer than the input (every key once, no padding but
  * leading zeros); the check against counters taken from the state itself
- * passes, and fails when one count is above the kernel's. */
+ * passes, and fails when one count is above the kernel's; the fields of an
+ * accepted state agree (issue 21): per instruction the exhausted + failed
+ * counts do not pass 2^64 and cover what was reported, and serial 0 holds
+ * nothing. */
 
 #include <errno.h>
 
@@ -42,6 +45,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 return 0;
         }
         FUZZ_ASSERT(!memchr(data, '\0', size));
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                unsigned __int128 sum = (unsigned __int128) s.recorded[KERNEL_RNG_MSG_EXHAUSTED][i] +
+                                        s.recorded[KERNEL_RNG_MSG_FAILED][i];
+
+                FUZZ_ASSERT(sum <= UINT64_MAX && s.reported[i] <= sum);
+                for (int k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
+                        FUZZ_ASSERT(s.serial > 0 || s.recorded[k][i] == 0);
+        }
+        FUZZ_ASSERT(s.serial > 0 || !s.cursor);
 
         FUZZ_ASSERT(kernel_watch_state_format(&s, &text) == 0);
         FUZZ_ASSERT(strlen(text) <= size);

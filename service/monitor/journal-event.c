@@ -89,11 +89,11 @@ int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, c
         k = add_header(f, RNG_MID_PROBE_RESULT_STR, verdict_priority(i, s.verdict));
         if (k < 0)
                 return k;
-        EVENT_ADD(f, "MESSAGE=%s %s%s%s: %" PRIu64 " of %" PRIu64 " tries failed (%s) in %u runs, "
+        EVENT_ADD(f, "MESSAGE=%s %s%s%s: %" PRIu64 " of %" PRIu64 " tries failed (%s) in %u run%s, "
                "%" PRIu64 " values needed more than %" PRIu64 " tries; deciding run: %u-bit %s on %u thread%s, "
                "%" PRIu64 " of %" PRIu64 " failed (%s), longest streak %" PRIu64 "%s%s%s%s%s",
             name, verdict_to_string(s.verdict), consequence ? ", " : "", consequence ?: "", s.failures, s.attempts,
-            format_percent(s.failure_rate, rate, sizeof(rate)), s.runs, s.retry_exhausted,
+            format_percent(s.failure_rate, rate, sizeof(rate)), s.runs, s.runs == 1 ? "" : "s", s.retry_exhausted,
             in->kernel_retries, s.worst->width, probe_mode_to_string(s.worst->mode),
             s.worst->threads, s.worst->threads == 1 ? "" : "s", s.worst->failures, s.worst->attempts,
             format_percent(s.worst->failure_rate, worst_rate, sizeof(worst_rate)),

@@ -11,6 +11,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "fileio.h"
 #include "journal-event.h"
 #include "kernel-watch-state.h"
@@ -131,6 +132,39 @@ static bool state_complete(const StateSeen *seen) {
         return true;
 }
 
+/* The invariants between the fields, as kernel_watch_account() keeps them
+ * (kernel-watch-account.h): a state that breaks one did not come from it,
+ * and is refused like a cut file. NULL if it holds, else why not. */
+static const char *state_contradiction(const KernelWatchState *s) {
+        bool any = s->cursor;
+
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                uint64_t exhausted = s->recorded[KERNEL_RNG_MSG_EXHAUSTED][i],
+                         failed = s->recorded[KERNEL_RNG_MSG_FAILED][i];
+
+                /* The failure counts are summed (the status, the verdict):
+                 * 2^63 + 2^63 would wrap to 0 failures under an exhausted
+                 * verdict. */
+                if (exhausted > UINT64_MAX - failed || exhausted + failed > UINT64_MAX - s->own[i])
+                        return "contradictory counts (the recorded failures add up past 2^64)";
+                /* The own probe's exhaustions are part of what was reported. */
+                if (s->own[i] > s->reported[i])
+                        return "contradictory counts (more exhaustions during the own probe than reported)";
+                /* Every exhaustion the kernel's counter showed went into an
+                 * event, the own probe's included: the counts add up to the
+                 * counter's growth. */
+                if (s->reported[i] > exhausted + failed + s->own[i])
+                        return "contradictory counts (more exhaustions reported than recorded in events)";
+                any = any || s->reported[i] > 0 || s->own[i] > 0;
+                for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
+                        any = any || s->recorded[k][i] > 0;
+        }
+        /* Written only by a flush that sent events, which numbers it. */
+        if (s->serial == 0 && any)
+                return "contradictory counts (serial 0, but counts or a cursor)";
+        return NULL;
+}
+
 int kernel_watch_state_parse_why(const char *text, size_t len, KernelWatchState *ret, const char **ret_why) {
         _cleanup_(kernel_watch_state_done) KernelWatchState s = {};
         StateSeen seen = {};
@@ -174,12 +208,11 @@ int kernel_watch_state_parse_why(const char *text, size_t len, KernelWatchState 
                 r = -EBADMSG;
                 goto fail;
         }
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                if (s.own[i] > s.reported[i]) {
-                        why = "more exhaustions during the own probe than reported";
-                        r = -EBADMSG;
-                        goto fail;
-                }
+        why = state_contradiction(&s);
+        if (why) {
+                r = -EBADMSG;
+                goto fail;
+        }
         *ret = s;
         s = (KernelWatchState) {};
         return 0;
@@ -246,7 +279,7 @@ int kernel_watch_state_load(const char *dir, const char *name, KernelWatchState 
 
         if (!path)
                 return -ENOMEM;
-        r = read_small_file(path, STATE_FILE_MAX, &text, &len);
+        r = read_small_file_full(path, READ_NOFOLLOW, STATE_FILE_MAX, &text, &len);
         if (r < 0)
                 return r;
         return kernel_watch_state_parse(text, len, ret);
@@ -280,33 +313,34 @@ int kernel_watch_state_commit(const char *dir) {
  * set, 0 if not. */
 static int restore_load(const char *dir, const char *name, sd_id128_t boot, const KernelCounters *counters,
                         KernelWatchState *ret) {
-        _cleanup_free_ char *path = state_path(dir, name), *text = NULL;
+        _cleanup_free_ char *path = state_path(dir, name), *text = NULL, *shown = NULL;
         _cleanup_(kernel_watch_state_done) KernelWatchState s = {};
         const char *why = NULL;
         char buf[256];
         size_t len;
         int r;
 
-        if (!path)
+        if (!path || !(shown = escape_str(path)))
                 return -ENOMEM;
-        r = read_small_file(path, STATE_FILE_MAX, &text, &len);
+        /* Never a link here; never a FIFO that would block the start. */
+        r = read_small_file_full(path, READ_NOFOLLOW, STATE_FILE_MAX, &text, &len);
         if (r == -ENOENT)
                 return 0;
         if (r < 0) {
-                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", path, strerror(-r));
+                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", shown, input_error_to_string(r));
                 return 0;
         }
         r = kernel_watch_state_parse_why(text, len, &s, &why);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
-                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", path, why);
+                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", shown, why);
                 return 0;
         }
         if (!sd_id128_equal(s.boot_id, boot))
                 return 0; /* an earlier boot's: expected after a reboot */
         if (kernel_watch_state_check_counters(&s, counters, buf, sizeof(buf)) < 0) {
-                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", path, buf);
+                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", shown, buf);
                 return 0;
         }
         *ret = s;

@@ -18,7 +18,13 @@
  * even at a line boundary, is refused. Refused too: an unknown key, a line
  * without "=" or newline, a NUL byte, a line of KERNEL_WATCH_STATE_LINE_MAX
  * bytes or more, a bad boot id, an empty cursor, a value that is not an
- * unsigned decimal (sign, space, junk, overflow).
+ * unsigned decimal (sign, space, junk, overflow), and values that
+ * contradict each other: per instruction the recorded exhausted + failed
+ * counts must not pass 2^64 and must be at least what was reported (the
+ * counts of the events add up to the counter's growth), and a state of
+ * serial 0 holds no counts and no cursor. The file is read with
+ * open_input() without following a link: a symlink, a FIFO or a
+ * directory in its place is refused.
  *
  * The state is written as .new (through .new.tmp, fsync'ed) before a
  * flush's events are sent and renamed over the state after. */

@@ -19,6 +19,8 @@
 #include <systemd/sd-id128.h>
 #include <systemd/sd-journal.h>
 
+#include "escape.h"
+#include "journal-sender.h"
 #include "kernel-watch-account.h"
 #include "kernel-watch-state.h"
 #include "kernel-watch.h"
@@ -58,9 +60,11 @@ static int add_boot_match(sd_journal *j, sd_id128_t boot) {
         return sd_journal_add_match(j, match, 0);
 }
 
-/* Whether this boot's journal holds our event of flush `serial`. Leaves
+/* Whether this boot's journal holds our event of flush `serial`: sent by
+ * self (rng-health.service with this daemon's uid; journal-sender.h), not
+ * by anyone who can set RNG_STATE_SERIAL= and SYSLOG_IDENTIFIER=. Leaves
  * the journal without matches. */
-static int journal_has_serial(sd_journal *j, sd_id128_t boot, uint64_t serial) {
+static int journal_has_serial(sd_journal *j, sd_id128_t boot, uint64_t serial, const JournalSender *self) {
         char match[64];
         int r;
 
@@ -68,7 +72,7 @@ static int journal_has_serial(sd_journal *j, sd_id128_t boot, uint64_t serial) {
         sd_journal_flush_matches(j);
         r = sd_journal_add_match(j, match, 0);
         if (r >= 0)
-                r = sd_journal_add_match(j, "SYSLOG_IDENTIFIER=rng-health", 0);
+                r = journal_add_sender_matches(j, self);
         if (r >= 0)
                 r = add_boot_match(j, boot);
         if (r >= 0)
@@ -181,9 +185,12 @@ static int watch_flush(KernelWatch *w) {
         /* .new before the events, committed after: see kernel-watch.h. */
         if (w->state_dir) {
                 r = kernel_watch_state_write_new(w->state_dir, &step.next);
-                if (r < 0)
+                if (r < 0) {
+                        _cleanup_free_ char *dir = escape_str(w->state_dir);
+
                         log_full(LOG_WARNING, "Kernel watch: cannot write its state to %s: %s",
-                                 w->state_dir, strerror(-r));
+                                 dir ?: "(out of memory)", strerror(-r));
+                }
         }
         for (size_t k = 0; k < step.n_events; k++) {
                 r = send_event(&step.events[k]);
@@ -483,7 +490,9 @@ typedef struct SerialLookup {
 static int lookup_serial(uint64_t serial, void *userdata) {
         SerialLookup *l = userdata;
 
-        return journal_has_serial(l->journal, l->boot, serial);
+        /* Only the service's events sent with our uid prove that a flush
+         * was sent (journal-sender.h). */
+        return journal_has_serial(l->journal, l->boot, serial, &(JournalSender) { RNG_HEALTH_UNIT, getuid() });
 }
 
 int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *source, KernelWatch **ret) {

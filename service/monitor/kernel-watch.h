@@ -29,8 +29,11 @@
  *   values already reported are kept in STATE_DIR/kernel-watch.state.
  *   The state is written as .new before the event is sent and committed
  *   after; at start a leftover .new is committed only if the journal holds
- *   the event with its RNG_STATE_SERIAL, so a crash between the state
- *   and the event neither loses nor double-counts.
+ *   the event with its RNG_STATE_SERIAL, sent by the daemon itself
+ *   (journal-sender.h: rng-health.service, its uid; anyone can send an
+ *   entry with that field), so a crash between the state and the event
+ *   neither loses nor double-counts. A daemon outside rng-health.service
+ *   never commits a leftover .new.
  *   Exhaustions counted while rng-health's own contention probe ran are
  *   recorded in events of their own (RNG_OWN_PROBE=1) and kept out of the
  *   verdict (kernel_watch_add_own_load()); a restart between the probe and

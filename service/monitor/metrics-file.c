@@ -1,31 +1,45 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <syslog.h>
 
+#include "escape.h"
 #include "fileio.h"
 #include "log.h"
 #include "macro.h"
 #include "metrics-file.h"
 
 int metrics_file_update(MetricsFile *mf, const char *path, const char *text) {
+        bool same;
         int r;
 
         if (!path || !path[0])
                 return 0;
+        /* The failure belongs to its path: a new path that fails is said,
+         * a new path that works is not a recovery. */
+        same = mf->failing && strcmp(mf->path, path) == 0;
         r = write_file_atomic(path, text, 0644);
-        if (r < 0 && !mf->failing) {
+        if (r < 0 && !same) {
+                _cleanup_free_ char *p = escape_str(path);
+
                 mf->failing = true;
+                snprintf(mf->path, sizeof(mf->path), "%s", path);
                 if (r == -ENOENT)
                         log_full(LOG_NOTICE, "metrics: cannot write %s: its directory does not exist "
-                                 "(prometheus-node-exporter not installed?); not logged again until a write succeeds", path);
+                                 "(prometheus-node-exporter not installed?); not logged again until a write succeeds",
+                                 p ?: "(out of memory)");
                 else
                         log_full(LOG_WARNING, "metrics: cannot write %s: %s; not logged again until a write succeeds",
-                                 path, strerror(-r));
+                                 p ?: "(out of memory)", strerror(-r));
         } else if (r >= 0 && mf->failing) {
                 mf->failing = false;
-                log_full(LOG_INFO, "metrics: writing %s again", path);
+                if (same) {
+                        _cleanup_free_ char *p = escape_str(path);
+
+                        log_full(LOG_INFO, "metrics: writing %s again", p ?: "(out of memory)");
+                }
         }
         return r;
 }

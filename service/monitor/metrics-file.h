@@ -7,12 +7,16 @@
  * collector runs as another user), fsync, then rename over NAME. A failed
  * write is logged once (until a write succeeds again), at notice when the
  * directory does not exist (no node_exporter installed), else at warning;
- * it never stops the daemon. */
+ * it never stops the daemon. The failure belongs to its path: after a
+ * reload to another path, a failure there is logged again, and a success
+ * there is no "writing ... again" for a file never written. */
 
+#include <limits.h>
 #include <stdbool.h>
 
 typedef struct MetricsFile {
-        bool failing;   /* the last write failed and was logged */
+        bool failing;         /* the last write failed and was logged */
+        char path[PATH_MAX];  /* the path that failed */
 } MetricsFile;
 
 /* path NULL or "": disabled, nothing written. Logs as above. */

@@ -93,8 +93,10 @@ static int run_probe(const ProbeWatch *w, ProbeReport *report) {
 
         r = probe_run_all(&params, &kernel, report);
         if (r == -E2BIG) {
-                log_full(LOG_WARNING, "Threads=%u, but only %d CPUs are online and allowed: contention run uses all of them",
-                         params.threads, CPU_COUNT(&report->cpus.used));
+                int n = CPU_COUNT(&report->cpus.used);
+
+                log_full(LOG_WARNING, "Threads=%u, but only %d CPU%s online and allowed: contention run uses all of them",
+                         params.threads, n, n == 1 ? " is" : "s are");
                 params.threads = 0;
                 r = probe_run_all(&params, &kernel, report);
         }

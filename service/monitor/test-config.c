@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "escape-check.h"
 #include "macro.h"
 #include "test-util.h"
 
@@ -171,6 +172,15 @@ static void test_values(void) {
         CHECK_EQ_U64(c.probe.limits.budget_usec, PROBE_BUDGET_USEC_MAX);
         CHECK_EQ_U64(c.probe.limits.min_attempts, PROBE_MIN_ATTEMPTS_MAX);
         CHECK_EQ_U64(c.probe.limits.max_attempts, 1ull << 32);
+
+        /* The thresholds at the edge of what a run can reach. */
+        write_file("/etc/rng-health/rng-health.conf.d/40.conf",
+                   "[Probe]\nThreads=1\nMaxAttempts=2048\nMinAttempts=1\n[Thresholds]\nDegradedMinFailures=2048\n"
+                   "KernelRetries=10\nExhaustedMinLoopFailures=204\n[Metrics]\nPath=/run/m/.rng.prom\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK_EQ_U64(c.probe.verdict.degraded_min_failures, 2048);
+        CHECK_EQ_U64(c.probe.verdict.exhausted_min_loop_failures, 204);
+        CHECK(strcmp(c.metrics_path, "/run/m/.rng.prom") == 0, "Path=%s", c.metrics_path);
 }
 
 static void test_errors(void) {
@@ -202,6 +212,22 @@ static void test_errors(void) {
                 { "[Policy]\nConfidentialVM=maybe\n", 2, "[Policy] ConfidentialVM=", "invalid value 'maybe'" },
                 { "[Metrics]\nPath=rng-health.prom\n", 2, "[Metrics] Path=", "invalid path 'rng-health.prom'" },
                 { "[Metrics]\nPath=/var/lib/prometheus/\n", 2, "[Metrics] Path=", "invalid path" },
+                /* issue 21 finding 9: the directory itself, or a path through ".." */
+                { "[Metrics]\nPath=/var/lib/prometheus/.\n", 2, "[Metrics] Path=", "invalid path '/var/lib/prometheus/.'" },
+                { "[Metrics]\nPath=/var/lib/prometheus/..\n", 2, "[Metrics] Path=", "invalid path" },
+                { "[Metrics]\nPath=/var/lib/../x.prom\n", 2, "[Metrics] Path=", "invalid path" },
+                { "[Metrics]\nPath=/var/./x.prom\n", 2, "[Metrics] Path=", "invalid path" },
+                /* issue 21 finding 9: thresholds no run can reach */
+                { "[Probe]\nMaxAttempts=2048\n[Thresholds]\nDegradedMinFailures=4294967295\n", 4,
+                  "[Thresholds] DegradedMinFailures=",
+                  "DegradedMinFailures=4294967295 can never be reached: a run makes at most 2097152 tries "
+                  "(MaxAttempts=2048 on 1024 threads)" },
+                { "[Thresholds]\nDegradedMinFailures=2049\n[Probe]\nThreads=1\nMaxAttempts=2048\n", 5,
+                  "[Probe] MaxAttempts=", "at most 2048 tries (MaxAttempts=2048 on 1 thread)" },
+                { "[Probe]\nThreads=1\nMaxAttempts=2048\n[Thresholds]\nKernelRetries=10\nExhaustedMinLoopFailures=205\n", 6,
+                  "[Thresholds] ExhaustedMinLoopFailures=", "ExhaustedMinLoopFailures=205 can never be reached" },
+                { "[Probe]\nThreads=1\nMaxAttempts=2048\n[Thresholds]\nExhaustedMinLoopFailures=205\nKernelRetries=10\n", 6,
+                  "[Thresholds] KernelRetries=", "10 per failed kernel loop" },
                 { "[Policy]\nFailsOn=broken\n", 2, "[Policy] FailsOn=", "unknown key" },
                 { "[Polcy]\nFailOn=broken\n", 2, "", "unknown section [Polcy]" },
                 { "FailOn=broken\n", 1, "", "outside of a section" },
@@ -275,6 +301,16 @@ static void test_strict_lines(void) {
                 { "[Probe]\nInstructions=,\n", 0, 2, "empty list ','", "[Probe] Instructions=" },
                 { "[Probe]\nWidths= , ,\n", 0, 2, "empty list", "[Probe] Widths=" },
                 { "[Policy]\nFailOn=,\n", 0, 2, "empty list", "[Policy] FailOn=" },
+                /* Issue 21 finding 5: what inih takes as an inline comment
+                 * or as a separator */
+                { "[Probe]\nWidths=64 ;32 16\n", 0, 2, "';' in column 11 of a setting", NULL },
+                { "[Metrics]\nPath=/x/a.prom ;b\n", 0, 2, "';' in column 16", NULL },
+                { "[Metrics]\nPath=/x/a.prom;b\n", 0, 2, "';' in column 15", NULL },
+                { "[Probe]\nWidths=64 #32\n", 0, 2, "'#' in column 11", NULL },
+                { "[Probe]\nWidths=64# comment\n", 0, 2, "'#' in column 10", NULL },
+                { "[Probe]\nInstructions: rdrand\n", 0, 2, "':' in column 13 as a separator", NULL },
+                { "[Probe]\nInstructions:rdrand=x\n", 0, 2, "':' in column 13 as a separator", NULL },
+                { "[Probe]\nThreads ; =3\n", 0, 2, "';' in column 9", NULL },
         };
         ConfigError e;
         Config c;
@@ -290,6 +326,15 @@ static void test_strict_lines(void) {
                 for (const char *m = e.message; *m; m++)
                         CHECK((unsigned char) *m >= 0x20, "case %zu: control byte in '%s'", i, e.message);
         }
+
+        /* A ':' or ';' in a value after the '=' is the value's (FailOn=
+         * entries such as rdrand:exhausted); comments on lines of their own
+         * and after a header stay allowed. */
+        clean();
+        write_file("/etc/rng-health/rng-health.conf",
+                   "; comment\n# comment\n[Probe] ; header comment\nWidths=64\n[Metrics]\nPath=/run/a:b.prom\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK(strcmp(c.metrics_path, "/run/a:b.prom") == 0, "Path=%s", c.metrics_path);
 
         /* Allowed: comments (also indented) and a comment after a header. */
         clean();
@@ -395,6 +440,29 @@ static void test_precedence(void) {
         }
         config_files_free(files);
 
+        /* Issue 21 finding 9: only /dev/null masks; a link to /dev/zero is
+         * read, and refused as not a regular file. */
+        unlink(link);
+        CHECK(symlink("/dev/zero", link) == 0, "symlink");
+        CHECK_EQ_INT(load(&c, &e), -EBADFD);
+        check_error(&e, "/etc/rng-health/rng-health.conf.d/20-b.conf", 0, "", "is not a regular file");
+        unlink(link);
+
+        /* Issue 21 finding 4: a FIFO drop-in is refused at once (alarm()
+         * ends the test if the open waits for a writer), a directory is
+         * named as one. */
+        CHECK(mkfifo(link, 0644) == 0, "mkfifo");
+        alarm(5);
+        CHECK_EQ_INT(load(&c, &e), -EBADFD);
+        alarm(0);
+        check_error(&e, "/etc/rng-health/rng-health.conf.d/20-b.conf", 0, "",
+                    "is not a regular file (a FIFO, socket or device node)");
+        unlink(link);
+        CHECK(mkdir(link, 0755) == 0, "mkdir");
+        CHECK_EQ_INT(load(&c, &e), -EISDIR);
+        check_error(&e, "/etc/rng-health/rng-health.conf.d/20-b.conf", 0, "", "is a directory, not a file");
+        rmdir(link);
+
         /* list keys append across files, an empty assignment resets */
         clean();
         write_file("/etc/rng-health/rng-health.conf", "[Probe]\nWidths=16\n");
@@ -404,6 +472,45 @@ static void test_precedence(void) {
         write_file("/etc/rng-health/rng-health.conf.d/20.conf", "[Probe]\nWidths=\nWidths=32\n");
         CHECK_EQ_INT(load(&c, &e), 0);
         CHECK_EQ_INT(c.probe.widths, 1u << 1);
+}
+
+/* Issue 21 finding 6: a file name, an unknown key or section and a value
+ * are shown escaped: no newline forging a log line, no ESC, C1 or bidi
+ * control, no invalid UTF-8 (escape.h). */
+static void test_escaped(void) {
+        static const struct {
+                const char *name, *text, *file, *key, *msg;
+        } cases[] = {
+                { "50-a\nrng-health: Hardware RNG verdict at boot: ok.conf", "[Probe]\nWidths=8\n",
+                  "50-a\\nrng-health: Hardware RNG verdict at boot: ok.conf", "[Probe] Widths=", "invalid width '8'" },
+                { "50-\x1b[8m.conf", "[Probe]\nWidths=8\n", "50-\\x1b[8m.conf", "[Probe] Widths=", "invalid width" },
+                { "50-c1.conf", "[Probe]\nInstructions=rdrand\xc2\x9b" "31m\n", "50-c1.conf", "[Probe] Instructions=",
+                  "invalid instruction 'rdrand\\xc2\\x9b31m'" },
+                { "50-bidi.conf", "[Policy]\nConfidentialVM=\xe2\x80\xaeyes\n", "50-bidi.conf", "[Policy] ConfidentialVM=",
+                  "invalid value '\\xe2\\x80\\xaeyes'" },
+                { "50-utf8.conf", "[Probe]\nWidths=\xff\xfe\xc0\x80\n", "50-utf8.conf", "[Probe] Widths=",
+                  "invalid width '\\xff\\xfe\\xc0\\x80'" },
+                { "50-key.conf", "[Probe]\nWid\xe2\x80\xaeths=64\n", "50-key.conf", "[Probe] Wid\\xe2\\x80\\xaeths=",
+                  "unknown key" },
+                { "50-section.conf", "[Pro\xc2\x85" "be]\nX=1\n", "50-section.conf", "", "unknown section [Pro\\xc2\\x85be]" },
+                { "50-backslash.conf", "[Probe]\nWidths=\\x1b\n", "50-backslash.conf", "[Probe] Widths=",
+                  "invalid width '\\\\x1b'" },
+        };
+        ConfigError e;
+        Config c;
+
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                char rel[PATH_MAX], want[PATH_MAX], line[PATH_MAX + 512];
+
+                clean();
+                snprintf(rel, sizeof(rel), "/etc/rng-health/rng-health.conf.d/%s", cases[i].name);
+                write_file(rel, cases[i].text);
+                CHECK_EQ_INT(load(&c, &e), -EINVAL);
+                snprintf(want, sizeof(want), "/etc/rng-health/rng-health.conf.d/%s", cases[i].file);
+                check_error(&e, want, 2, cases[i].key, cases[i].msg);
+                config_error_format(&e, line, sizeof(line));
+                CHECK(escape_check_output(line, strlen(line), false), "case %zu: unsafe '%s'", i, line);
+        }
 }
 
 int main(void) {
@@ -419,6 +526,7 @@ int main(void) {
         test_errors();
         test_strict_lines();
         test_precedence();
+        test_escaped();
         snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
         (void) system(cmd);
         return test_result("test-config");

@@ -400,9 +400,27 @@ static void test_aggregator(void) {
         verdict_source_done(&kernel);
 }
 
+/* Issue 21 finding 11: "1 run", not "1 runs". */
+static void test_one_run(void) {
+        const bool cpuid[2] = { true, true };
+        ProbeReport r;
+        EventFields f = {};
+
+        make_report(SCRIPT_HEALTHY, 0, 0, cpuid, &r);
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
+        CHECK(strstr(get(&f, "MESSAGE"), ") in 3 runs, "), "MESSAGE=%s", get(&f, "MESSAGE"));
+        event_fields_done(&f);
+        r.instr[RNG_RDSEED].n_runs = 1;
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
+        CHECK(strstr(get(&f, "MESSAGE"), ") in 1 run, "), "MESSAGE=%s", get(&f, "MESSAGE"));
+        check_field(&f, "RNG_RUNS", "1");
+        event_fields_done(&f);
+}
+
 int main(void) {
         test_hidden();
         test_probe_result();
+        test_one_run();
         test_exhausted_and_status();
         test_unsupported();
         test_output_check();

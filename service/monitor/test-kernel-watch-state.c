@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kernel-watch-state.h"
@@ -27,6 +28,8 @@ static void sample(KernelWatchState *s) {
         s->reported[RNG_RDSEED] = 12;
         s->reported[RNG_RDRAND] = UINT64_MAX;
         s->recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED] = 12;
+        /* what was reported is in events: 3 + (2^64 - 4) = UINT64_MAX */
+        s->recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDRAND] = UINT64_MAX - 3;
         s->recorded[KERNEL_RNG_MSG_FAILED][RNG_RDRAND] = 3;
         s->recorded[KERNEL_RNG_MSG_DISABLED][RNG_RDSEED] = 1;
         s->recorded[KERNEL_RNG_MSG_DEFECTIVE][RNG_RDRAND] = 2;
@@ -169,11 +172,63 @@ static void test_parse_bad(void) {
                 "boot=" BOOT "\nserial=1\nown_rdseed=1\n" FULL_TAIL, /* own above reported: a contradiction */
                 "boot=" BOOT "\nserial=1\nown_rdseed=0\nown_rdseed=0\n" FULL_TAIL, /* own twice */
         };
+        /* Issue 21 finding 7: complete, but the fields contradict each
+         * other (refused like a cut file, with why). */
+        static const struct {
+                const char *text, *why;
+        } contradictions[] = {
+                /* the failure counts sum past 2^64: 2^63 + 2^63 wrapped to
+                 * 0 and the status named no exhaustion under an exhausted
+                 * verdict */
+                { "boot=" BOOT "\nserial=1\nrecorded_exhausted_rdrand=9223372036854775808\n"
+                  "recorded_failed_rdrand=9223372036854775808\nreported_rdrand=0\nrecorded_disabled_rdrand=0\n"
+                  "recorded_defective_rdrand=0\nreported_rdseed=0\nrecorded_exhausted_rdseed=0\n"
+                  "recorded_failed_rdseed=0\nrecorded_disabled_rdseed=1\nrecorded_defective_rdseed=0\n",
+                  "add up past 2^64" },
+                { "boot=" BOOT "\nserial=1\nrecorded_exhausted_rdseed=18446744073709551615\n"
+                  "recorded_failed_rdseed=1\nreported_rdseed=0\nrecorded_disabled_rdseed=0\n"
+                  "recorded_defective_rdseed=0\nreported_rdrand=0\nrecorded_exhausted_rdrand=0\n"
+                  "recorded_failed_rdrand=0\nrecorded_disabled_rdrand=0\nrecorded_defective_rdrand=0\n",
+                  "add up past 2^64" },
+                /* more exhaustions reported than any event recorded */
+                { "boot=" BOOT "\nserial=2\nreported_rdseed=7\nrecorded_exhausted_rdseed=4\n"
+                  "recorded_failed_rdseed=2\nrecorded_disabled_rdseed=0\nrecorded_defective_rdseed=0\n"
+                  "reported_rdrand=0\nrecorded_exhausted_rdrand=0\nrecorded_failed_rdrand=0\n"
+                  "recorded_disabled_rdrand=0\nrecorded_defective_rdrand=0\n",
+                  "more exhaustions reported than recorded" },
+                /* no flush numbered it, yet it has counts or a cursor */
+                { "boot=" BOOT "\nserial=0\nreported_rdseed=0\nrecorded_exhausted_rdseed=0\n"
+                  "recorded_failed_rdseed=0\nrecorded_disabled_rdseed=0\nrecorded_defective_rdseed=3\n"
+                  "reported_rdrand=0\nrecorded_exhausted_rdrand=0\nrecorded_failed_rdrand=0\n"
+                  "recorded_disabled_rdrand=0\nrecorded_defective_rdrand=0\n",
+                  "serial 0" },
+                { "boot=" BOOT "\ncursor=s=1\nserial=0\n" FULL_TAIL, "serial 0" },
+        };
         KernelWatchState s = { .serial = 42 };
 
         for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
                 CHECK(parse(bad[i], &s) == -EBADMSG, "'%s' must be refused", bad[i]);
                 CHECK_EQ_U64(s.serial, 42); /* untouched */
+        }
+        for (size_t i = 0; i < ELEMENTSOF(contradictions); i++) {
+                const char *why = NULL, *t = contradictions[i].text;
+
+                CHECK_EQ_INT(kernel_watch_state_parse_why(t, strlen(t), &s, &why), -EBADMSG);
+                CHECK(why && strstr(why, contradictions[i].why), "case %zu: why '%s'", i, why ?: "(null)");
+                CHECK_EQ_U64(s.serial, 42);
+        }
+        /* At the edge: the sum is exactly 2^64 - 1, and all of it reported. */
+        {
+                const char *t = "boot=" BOOT "\nserial=1\nrecorded_exhausted_rdrand=9223372036854775808\n"
+                                "recorded_failed_rdrand=9223372036854775807\nreported_rdrand=18446744073709551615\n"
+                                "recorded_disabled_rdrand=0\nrecorded_defective_rdrand=0\nreported_rdseed=0\n"
+                                "recorded_exhausted_rdseed=0\nrecorded_failed_rdseed=0\nrecorded_disabled_rdseed=0\n"
+                                "recorded_defective_rdseed=0\n";
+                KernelWatchState e = {};
+
+                CHECK_EQ_INT(parse(t, &e), 0);
+                CHECK_EQ_U64(e.reported[RNG_RDRAND], UINT64_MAX);
+                kernel_watch_state_done(&e);
         }
 
         /* An embedded NUL. */
@@ -190,13 +245,13 @@ static void test_parse_bad(void) {
         /* A line of KERNEL_WATCH_STATE_LINE_MAX bytes with its newline is
          * taken, one byte more is refused. */
         {
-                size_t head = strlen("serial=0\n" FULL_TAIL "boot=" BOOT "\ncursor=");
+                size_t head = strlen("serial=1\n" FULL_TAIL "boot=" BOOT "\ncursor=");
                 size_t n = head + KERNEL_WATCH_STATE_LINE_MAX + 64;
                 char *big = malloc(n);
 
                 CHECK(big, "malloc");
                 if (big) {
-                        memcpy(big, "serial=0\n" FULL_TAIL "boot=" BOOT "\ncursor=", head);
+                        memcpy(big, "serial=1\n" FULL_TAIL "boot=" BOOT "\ncursor=", head);
                         memset(big + head, 'c', n - head);
                         /* the cursor line: "cursor=" + fill + "\n" */
                         big[head - strlen("cursor=") + KERNEL_WATCH_STATE_LINE_MAX - 1] = '\n';
@@ -288,6 +343,7 @@ static void test_restore(void) {
          * the committed state (serial 7) stands. */
         t.serial = 8;
         t.reported[RNG_RDSEED] = 20;
+        t.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED] = 20;
         CHECK_EQ_INT(kernel_watch_state_write_new(dir, &t), 0);
         j = (Journal) { .holds = 0 };
         CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, NULL, has_serial, &j, &s), 0);
@@ -333,6 +389,38 @@ static void test_restore(void) {
                 CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, &c, has_serial, &j, &s), 0);
                 CHECK_EQ_U64(s.serial, 10);
                 kernel_watch_state_done(&s);
+        }
+
+        /* Issue 21 finding 4: a FIFO, a directory or a symbolic link in
+         * the state's place is ignored at once (alarm() ends the test if
+         * the open waits for a writer), and logged. */
+        {
+                char path[256], target[256];
+
+                snprintf(path, sizeof(path), "%s/%s", dir, KERNEL_WATCH_STATE_FILE);
+                unlink(path);
+                CHECK(mkfifo(path, 0600) == 0, "mkfifo");
+                alarm(5);
+                CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, NULL, has_serial, &j, &s), 0);
+                alarm(0);
+                CHECK(sd_id128_equal(s.boot_id, boot) && s.serial == 0, "FIFO state taken");
+                kernel_watch_state_done(&s);
+                CHECK_EQ_INT(kernel_watch_state_load(dir, KERNEL_WATCH_STATE_FILE, &s), -EBADFD);
+                unlink(path);
+                CHECK(mkdir(path, 0700) == 0, "mkdir");
+                CHECK_EQ_INT(kernel_watch_state_load(dir, KERNEL_WATCH_STATE_FILE, &s), -EISDIR);
+                rmdir(path);
+                /* a link to a good state: not followed */
+                t.serial = 11;
+                CHECK_EQ_INT(kernel_watch_state_write_new(dir, &t), 0);
+                snprintf(target, sizeof(target), "%s/%s", dir, KERNEL_WATCH_STATE_FILE_NEW);
+                CHECK(symlink(target, path) == 0, "symlink");
+                CHECK_EQ_INT(kernel_watch_state_load(dir, KERNEL_WATCH_STATE_FILE, &s), -ELOOP);
+                CHECK_EQ_INT(kernel_watch_state_load(dir, KERNEL_WATCH_STATE_FILE_NEW, &s), 0);
+                CHECK_EQ_U64(s.serial, 11);
+                kernel_watch_state_done(&s);
+                unlink(path);
+                unlink(target);
         }
 
         /* A corrupt state is ignored (start of the boot), a corrupt .new removed. */

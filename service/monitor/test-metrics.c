@@ -252,10 +252,80 @@ static void test_file(void) {
         rmdir(dir);
 }
 
+/* metrics_file_update() with stderr (its log) in a buffer: the result,
+ * and what it logged in log (up to len bytes). */
+static int update_logged(MetricsFile *mf, const char *path, char *log, size_t len) {
+        char tmp[] = "/tmp/test-metrics-log.XXXXXX";
+        int fd = mkstemp(tmp), saved = dup(STDERR_FILENO), r;
+        ssize_t n;
+
+        CHECK(fd >= 0 && saved >= 0, "mkstemp/dup");
+        unsetenv("JOURNAL_STREAM");
+        fflush(stderr);
+        dup2(fd, STDERR_FILENO);
+        r = metrics_file_update(mf, path, "x 1\n");
+        fflush(stderr);
+        dup2(saved, STDERR_FILENO);
+        close(saved);
+        n = pread(fd, log, len - 1, 0);
+        log[n > 0 ? n : 0] = '\0';
+        close(fd);
+        unlink(tmp);
+        return r;
+}
+
+/* Issue 21 finding 8: the failure belongs to its path. A directory as
+ * Path= warns once; a reload to another failing path says so; a reload to
+ * a good path does not claim to write it "again"; the same path that
+ * recovers does. */
+static void test_file_paths(void) {
+        char dir[] = "/tmp/test-metrics-paths-XXXXXX", isdir[128], nodir[160], good[128], later[160], log[1024];
+        MetricsFile mf = {};
+
+        CHECK(mkdtemp(dir), "mkdtemp");
+        snprintf(isdir, sizeof(isdir), "%s/sub", dir);
+        snprintf(nodir, sizeof(nodir), "%s/nodir/x.prom", dir);
+        snprintf(good, sizeof(good), "%s/good.prom", dir);
+        snprintf(later, sizeof(later), "%s/later/x.prom", dir);
+        CHECK(mkdir(isdir, 0755) == 0, "mkdir");
+
+        CHECK(update_logged(&mf, isdir, log, sizeof(log)) < 0, "a directory as Path= was written");
+        CHECK(strstr(log, "metrics: cannot write ") && strstr(log, "/sub: Is a directory"), "log: '%s'", log);
+        CHECK_EQ_INT(update_logged(&mf, isdir, log, sizeof(log)) < 0, 1);
+        CHECK(!log[0], "logged twice: '%s'", log);
+
+        /* reload to a path whose directory is missing: said, once */
+        CHECK_EQ_INT(update_logged(&mf, nodir, log, sizeof(log)), -ENOENT);
+        CHECK(strstr(log, "/nodir/x.prom: its directory does not exist"), "new failing path not said: '%s'", log);
+        CHECK_EQ_INT(update_logged(&mf, nodir, log, sizeof(log)), -ENOENT);
+        CHECK(!log[0], "logged twice: '%s'", log);
+
+        /* reload to a good path: written, and no "again" */
+        CHECK_EQ_INT(update_logged(&mf, good, log, sizeof(log)), 0);
+        CHECK(!strstr(log, "again"), "'again' for a file never written: '%s'", log);
+        CHECK(!mf.failing, "still failing");
+
+        /* the same path failing, then recovering: "again" */
+        CHECK_EQ_INT(update_logged(&mf, later, log, sizeof(log)), -ENOENT);
+        CHECK(strstr(log, "/later/x.prom: its directory"), "'%s'", log);
+        snprintf(isdir, sizeof(isdir), "%s/later", dir);
+        CHECK(mkdir(isdir, 0755) == 0, "mkdir");
+        CHECK_EQ_INT(update_logged(&mf, later, log, sizeof(log)), 0);
+        CHECK(strstr(log, "metrics: writing ") && strstr(log, "/later/x.prom again"), "recovery not said: '%s'", log);
+
+        {
+                char cmd[128];
+
+                snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+                CHECK(system(cmd) == 0, "cleanup");
+        }
+}
+
 int main(int argc, char **argv) {
         test_empty();
         test_probes(argc > 1 ? argv[1] : NULL);
         test_escape();
         test_file();
+        test_file_paths();
         return test_result("test-metrics");
 }

@@ -12,15 +12,53 @@
 #include "fileio.h"
 #include "macro.h"
 
-int read_small_file(const char *path, size_t max, char **ret, size_t *ret_len) {
-        _cleanup_fclose_ FILE *f = fopen(path, "re");
+int open_input(const char *path, ReadFlags flags) {
+        struct stat st;
+        int fd;
+
+        /* O_NONBLOCK: opening a FIFO (or a device) must not wait for a
+         * writer; a regular file ignores it. */
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (flags & READ_NOFOLLOW ? O_NOFOLLOW : 0));
+        if (fd < 0)
+                return negative_errno();
+        if (fstat(fd, &st) < 0) {
+                int r = negative_errno();
+
+                close(fd);
+                return r;
+        }
+        if (!S_ISREG(st.st_mode)) {
+                close(fd);
+                return S_ISDIR(st.st_mode) ? -EISDIR : -EBADFD;
+        }
+        return fd;
+}
+
+const char *input_error_to_string(int r) {
+        switch (r) {
+        case -EISDIR:
+                return "is a directory, not a file";
+        case -EBADFD:
+                return "is not a regular file (a FIFO, socket or device node)";
+        case -ELOOP:
+                return "is a symbolic link, which is not followed here";
+        case -EFBIG:
+                return "is too large";
+        default:
+                return strerror(-r);
+        }
+}
+
+int read_small_file_full(const char *path, ReadFlags flags, size_t max, char **ret, size_t *ret_len) {
+        _cleanup_close_ int fd = -EBADF;
         _cleanup_free_ char *buf = NULL;
         size_t len = 0, cap = 0;
 
-        if (!f)
-                return negative_errno();
+        fd = open_input(path, flags);
+        if (fd < 0)
+                return fd;
         for (;;) {
-                size_t k;
+                ssize_t k;
 
                 if (cap - len < 4096 || len == cap) {
                         char *n;
@@ -33,21 +71,27 @@ int read_small_file(const char *path, size_t max, char **ret, size_t *ret_len) {
                                 return -ENOMEM;
                         buf = n;
                 }
-                k = fread(buf + len, 1, cap - len, f);
-                len += k;
+                k = read(fd, buf + len, cap - len);
+                if (k < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return negative_errno();
+                }
+                len += (size_t) k;
                 if (len > max)
                         return -EFBIG;
-                if (k == 0) {
-                        if (ferror(f))
-                                return -EIO;
+                if (k == 0)
                         break;
-                }
         }
         buf[len] = '\0';
         *ret = buf;
         buf = NULL;
         *ret_len = len;
         return 0;
+}
+
+int read_small_file(const char *path, size_t max, char **ret, size_t *ret_len) {
+        return read_small_file_full(path, 0, max, ret, ret_len);
 }
 
 char *path_join(const char *root, const char *a, const char *b) {

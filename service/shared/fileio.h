@@ -8,8 +8,27 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* The whole file, NUL-terminated (embedded NULs are kept: *ret_len counts
- * them). -EFBIG past max bytes, -errno from open/read. */
+typedef enum ReadFlags {
+        READ_NOFOLLOW = 1 << 0, /* a symbolic link is refused (-ELOOP): where none is expected */
+} ReadFlags;
+
+/* The one rule for opening an input file (configuration, drop-in, state,
+ * procfs and sysfs): read-only, O_CLOEXEC, O_NONBLOCK (a FIFO cannot block
+ * the open, so nothing can keep the daemon from its signals), O_NOFOLLOW
+ * with READ_NOFOLLOW; then it must be a regular file (fstat): -EISDIR for a
+ * directory, -EBADFD for a FIFO, socket or device node. Returns the fd or
+ * -errno. */
+int open_input(const char *path, ReadFlags flags);
+/* One line's reason for open_input()'s and read_small_file()'s errors:
+ * "is a directory, not a file", "is not a regular file (a FIFO, socket or
+ * device node)", ...; strerror() for the others. */
+const char *input_error_to_string(int r);
+
+/* The whole file, opened with open_input(), NUL-terminated (embedded NULs
+ * are kept: *ret_len counts them). -EFBIG past max bytes, -errno from
+ * open_input()/read. */
+int read_small_file_full(const char *path, ReadFlags flags, size_t max, char **ret, size_t *ret_len);
+/* The same without flags (a symbolic link is followed). */
 int read_small_file(const char *path, size_t max, char **ret, size_t *ret_len);
 
 /* Replaces path with text, atomically: a hidden temporary ".NAME.XXXXXX"

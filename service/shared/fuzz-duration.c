@@ -2,7 +2,7 @@
 
 /* parse_duration(): input = [8 bytes min][8 bytes max] text (shorter: the
  * whole is the text, bounds 0..UINT64_MAX). Checked: the syntax accepted is
- * digits[.digits] and one of the units; the value is exact (value × 10^k
+ * digits[.digits] (digits on both sides of a point) and one of the units; the value is exact (value × 10^k
  * equals whole × unit × 10^k + fraction × unit) and within the bounds; the
  * value printed as "<n>us" and as "<s>.<6 digits>s" parses back to itself.
  * The first 8 bytes, as a number of microseconds, round-trip the same way. */
@@ -27,20 +27,22 @@ static const struct {
 /* Syntax and exactness of an accepted text, independently of the parser. */
 static void check_accepted(const char *s, uint64_t v) {
         unsigned __int128 whole = 0, frac = 0, scale = 1, unit = 0;
-        size_t digits = 0;
+        size_t digits = 0, frac_digits = 0;
         const char *p = s;
 
         for (; *p >= '0' && *p <= '9'; p++, digits++) {
                 whole = whole * 10 + (unsigned) (*p - '0');
                 FUZZ_ASSERT(whole <= UINT64_MAX);
         }
-        if (*p == '.')
-                for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
+        FUZZ_ASSERT(digits > 0);
+        if (*p == '.') {
+                for (p++; *p >= '0' && *p <= '9'; p++, frac_digits++) {
                         frac = frac * 10 + (unsigned) (*p - '0');
                         scale *= 10;
                         FUZZ_ASSERT(scale <= (unsigned __int128) UINT64_MAX);
                 }
-        FUZZ_ASSERT(digits > 0);
+                FUZZ_ASSERT(frac_digits > 0);
+        }
         for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
                 if (strcmp(p, units[i].suffix) == 0)
                         unit = units[i].usec;

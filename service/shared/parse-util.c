@@ -58,6 +58,9 @@ int parse_duration(const char *s, uint64_t min_usec, uint64_t max_usec, uint64_t
                 whole = whole * 10 + d;
         }
         if (*p == '.') {
+                /* digits on both sides of the point: not ".5ms", not "1." */
+                if (digits == 0 || p[1] < '0' || p[1] > '9')
+                        return -EINVAL;
                 p++;
                 for (; *p >= '0' && *p <= '9'; p++, digits++) {
                         /* More than 12 decimals can be no whole microsecond of any unit but d. */

@@ -16,7 +16,8 @@ int parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *ret);
 #define USEC_PER_DAY (86400 * USEC_PER_SEC)
 
 /* The one duration parser: exact decimal ("250ms", "2s", "0.0633s",
- * "1.5h", "100us"; a plain number is seconds), units us, ms, s, min, h, d.
+ * "1.5h", "100us"; a plain number is seconds), units us, ms, s, min, h, d;
+ * a decimal point has digits on both sides (not ".5ms" or "1.").
  * No sign, spaces, hex, exponent, inf or nan. Microseconds in *ret.
  * -EINVAL on syntax, -ERANGE outside [min_usec, max_usec] or for a value
  * that is not a whole number of microseconds (0.5us). */

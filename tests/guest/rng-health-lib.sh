@@ -63,3 +63,40 @@ rh_has_fields() {
 		jq -e --arg f "$f" 'has($f)' <<<"$json" >/dev/null || fail "field $f missing in: $json"
 	done
 }
+
+# Send the journal entry on stdin ("FIELD=value" lines, logger --journald)
+# as another user would forge one: as nobody, from a transient unit of its
+# own (systemd-run -p User=nobody).
+rh_forge() {
+	systemd-run -q --wait --pipe -p User=nobody logger --journald || fail "logger --journald as nobody failed"
+}
+
+# Send the journal entry on stdin from inside rng-health.service's cgroup
+# as uid $1 (default 0): what only root, or the daemon itself, can do. Its
+# trusted fields then say _SYSTEMD_UNIT=rng-health.service, _UID=$1. The
+# process joins the unit's cgroup in every hierarchy there is: cgroup2 at
+# /sys/fs/cgroup (the VM), or, in a container on a host with hybrid
+# cgroups, name=systemd (where journald looks) and the unified one.
+rh_send_as_service() {
+	local uid=${1:-0} cg entry
+	cg=$(systemctl show -P ControlGroup rng-health.service)
+	[ -n "$cg" ] || fail "rng-health.service has no cgroup"
+	entry=$(mktemp)
+	cat >"$entry"
+	(
+		joined=0
+		for d in /sys/fs/cgroup /sys/fs/cgroup/systemd /sys/fs/cgroup/unified; do
+			[ -w "$d$cg/cgroup.procs" ] || continue
+			echo "$BASHPID" >"$d$cg/cgroup.procs" || exit 1
+			joined=1
+		done
+		[ "$joined" = 1 ] || { echo "no writable cgroup.procs for $cg" >&2; exit 1; }
+		# journald reads the sender's /proc/PID/cgroup when it gets to the
+		# message: a logger already reaped would leave no _SYSTEMD_UNIT. As
+		# a child of sleep, which never reaps it, logger stays a zombie
+		# whose cgroup can still be read until sleep ends.
+		setpriv --reuid="$uid" --regid="$uid" --clear-groups logger --journald <"$entry" &
+		exec sleep 2
+	) || fail "cannot send as rng-health.service (uid $uid)"
+	rm -f "$entry"
+}

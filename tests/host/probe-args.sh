@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Bad arguments: exit 2, exactly one line on stderr naming the argument,
-# nothing on stdout. --help lists the exit codes.
+# Bad arguments: exit 2, exactly one line on stderr naming the argument
+# (escaped: no control byte reaches the terminal), nothing on stdout.
+# --help lists the exit codes; --help and --version to /dev/full fail.
 set -u
 
 bin=$1
@@ -26,6 +27,10 @@ bad() {
 	*"$name"*) ;;
 	*) echo "FAIL: '$*': message does not name '$name': $err"; fail=1 ;;
 	esac
+	# issue 21 finding 6: the argument is shown escaped
+	if printf '%s' "$err" | LC_ALL=C grep -q '[[:cntrl:]]'; then
+		echo "FAIL: '$*': a control byte on stderr: $(printf '%s' "$err" | od -c | head -n 3)"; fail=1
+	fi
 }
 
 bad --instruction probe --instruction rdtsc
@@ -41,7 +46,42 @@ bad --width probe --width
 bad --bogus probe --bogus
 bad extra probe extra
 bad frobnicate frobnicate
-bad --threads probe --threads 1024
+# issue 21 finding 6: long options given a value they do not take, and
+# control bytes in arguments, are named as given, escaped
+bad "--json=1: the option takes no value" probe --json=1
+bad "--help=x: the option takes no value" probe --help=x
+bad "--json=1: the option takes no value" report --json=1
+bad "--help=x: the option takes no value" monitor --help=x
+bad '-\x05: unknown option' probe "$(printf -- '-\005')"
+bad '--\x1b[8m: unknown option' probe "$(printf -- '--\033[8m')"
+bad '-\xc2: unknown option' report "$(printf -- '-\302\233')"
+bad "'\xe2\x80\xae1' (expected rdrand" probe --instruction "$(printf '\342\200\2561')"
+bad "invalid time '\xff\xfe'" report --since "$(printf '\377\376')"
+bad 'frob\x1b[2Jnicate: unknown command' "$(printf 'frob\033[2Jnicate')"
+bad 'a\nb: unexpected argument' monitor "$(printf 'a\nb')"
+
+# issue 21 finding 11: --threads above the CPU count is what Threads= in
+# rng-health.conf is: all CPUs, and one warning line (not a usage error)
+threads=$(($(nproc --all) + 7))
+err=$("$bin" probe --threads "$threads" --count 16 --width 64 2>&1 >/dev/null) && rc=0 || rc=$?
+case $rc in
+0 | 3 | 4) ;;
+*) echo "FAIL: probe --threads $threads: exit $rc, expected a verdict's (0, 3, 4): $err"; fail=1 ;;
+esac
+case $err in
+"rng-health probe: --threads: $threads requested but only "*" online and allowed: the contention run uses all of them") ;;
+*) echo "FAIL: probe --threads $threads: no one-line warning: $err"; fail=1 ;;
+esac
+bad --threads probe --threads 1025
+
+# issue 21 finding 11: output that cannot be written is an error (exit 1)
+for args in --help --version "probe --help" "report --help" "monitor --help"; do
+	# shellcheck disable=SC2086
+	err=$("$bin" $args 2>&1 >/dev/full) && rc=0 || rc=$?
+	if [ "$rc" != 1 ] || [[ $err != *"failed to write output"* ]]; then
+		echo "FAIL: '$args' >/dev/full: exit $rc, '$err' (expected 1, failed to write output)"; fail=1
+	fi
+done
 
 help=$("$bin" probe --help) || { echo "FAIL: probe --help exit $?"; fail=1; }
 for code in "0  worst verdict ok" "1  runtime error" "2  usage error" "3  worst verdict exhausted" "4  worst verdict broken"; do
