@@ -16,6 +16,7 @@
 #include "parse-util.h"
 #include "probe-json.h"
 #include "probe-table.h"
+#include "cvm.h"
 #include "report.h"
 #include "status.h"
 
@@ -76,6 +77,39 @@ static const struct {
  * unsigned decimal within bounds ("RNG_COUNT=-3" used to subtract),
  * failures never exceed attempts, and a verdict is one report knows.
  * -EBADMSG with the first bad field's name in *ret_field. */
+/* RNG_FAIL_ON as the daemon writes it: "none", or FailOn= words separated
+ * by one space. */
+static bool fail_on_valid(const char *v) {
+        char word[32];
+        FailOn f = {};
+
+        if (strcmp(v, "none") == 0)
+                return true;
+        for (const char *p = v;;) {
+                size_t n = strcspn(p, " ");
+
+                if (n == 0 || n >= sizeof(word))
+                        return false;
+                memcpy(word, p, n);
+                word[n] = '\0';
+                if (strcmp(word, "none") == 0 || fail_on_add_word(&f, word) < 0)
+                        return false;
+                if (!p[n])
+                        return true;
+                p += n + 1;
+        }
+}
+
+/* RNG_CONFIDENTIAL_VM: a detected kind, none, or forced (ConfidentialVM=yes). */
+static bool cvm_name_valid(const char *v) {
+        if (strcmp(v, "forced") == 0)
+                return true;
+        for (int k = 0; k < _CVM_MAX; k++)
+                if (cvm_to_string(k) && strcmp(v, cvm_to_string(k)) == 0)
+                        return true;
+        return false;
+}
+
 static int entry_valid(const EventFields *f, const char **ret_field) {
         const char *v;
         uint64_t u;
@@ -94,6 +128,16 @@ static int entry_valid(const EventFields *f, const char **ret_field) {
         v = event_fields_get(f, "RNG_VERDICT");
         if (v && verdict_rank(v) < 0) {
                 *ret_field = "RNG_VERDICT";
+                return -EBADMSG;
+        }
+        v = event_fields_get(f, "RNG_FAIL_ON");
+        if (v && !fail_on_valid(v)) {
+                *ret_field = "RNG_FAIL_ON";
+                return -EBADMSG;
+        }
+        v = event_fields_get(f, "RNG_CONFIDENTIAL_VM");
+        if (v && !cvm_name_valid(v)) {
+                *ret_field = "RNG_CONFIDENTIAL_VM";
                 return -EBADMSG;
         }
         return 0;
