@@ -73,10 +73,6 @@ static const struct {
         { "RNG_INTERVAL_USEC", UINT64_MAX },
 };
 
-/* An entry is taken whole or not at all: every numeric field it has is an
- * unsigned decimal within bounds ("RNG_COUNT=-3" used to subtract),
- * failures never exceed attempts, and a verdict is one report knows.
- * -EBADMSG with the first bad field's name in *ret_field. */
 /* RNG_FAIL_ON as the daemon writes it: "none", or FailOn= words separated
  * by one space. */
 static bool fail_on_valid(const char *v) {
@@ -110,6 +106,31 @@ static bool cvm_name_valid(const char *v) {
         return false;
 }
 
+/* RNG_REASON of an unavailable instruction, as journal-event.c writes it. */
+static bool reason_valid(const char *v) {
+        return strcmp(v, "cpuid") == 0 || strcmp(v, "kernel") == 0 || strcmp(v, "hidden") == 0;
+}
+
+static bool verdict_valid(const char *v) {
+        return verdict_rank(v) >= 0;
+}
+
+/* The word fields report reads, and what the daemon writes in them. */
+static const struct {
+        const char *name;
+        bool (*valid)(const char *v);
+} word_fields[] = {
+        { "RNG_VERDICT", verdict_valid },
+        { "RNG_FAIL_ON", fail_on_valid },
+        { "RNG_CONFIDENTIAL_VM", cvm_name_valid },
+        { "RNG_REASON", reason_valid },
+};
+
+/* An entry is taken whole or not at all: every numeric field it has is an
+ * unsigned decimal within bounds ("RNG_COUNT=-3" used to subtract),
+ * failures never exceed attempts, and every word field (verdict, FailOn=,
+ * confidential VM, unavailable reason) is one the daemon writes.
+ * -EBADMSG with the first bad field's name in *ret_field. */
 static int entry_valid(const EventFields *f, const char **ret_field) {
         const char *v;
         uint64_t u;
@@ -125,20 +146,12 @@ static int entry_valid(const EventFields *f, const char **ret_field) {
                 *ret_field = "RNG_TOTAL_FAILURES";
                 return -EBADMSG;
         }
-        v = event_fields_get(f, "RNG_VERDICT");
-        if (v && verdict_rank(v) < 0) {
-                *ret_field = "RNG_VERDICT";
-                return -EBADMSG;
-        }
-        v = event_fields_get(f, "RNG_FAIL_ON");
-        if (v && !fail_on_valid(v)) {
-                *ret_field = "RNG_FAIL_ON";
-                return -EBADMSG;
-        }
-        v = event_fields_get(f, "RNG_CONFIDENTIAL_VM");
-        if (v && !cvm_name_valid(v)) {
-                *ret_field = "RNG_CONFIDENTIAL_VM";
-                return -EBADMSG;
+        for (size_t i = 0; i < ELEMENTSOF(word_fields); i++) {
+                v = event_fields_get(f, word_fields[i].name);
+                if (v && !word_fields[i].valid(v)) {
+                        *ret_field = word_fields[i].name;
+                        return -EBADMSG;
+                }
         }
         return 0;
 }

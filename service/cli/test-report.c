@@ -209,10 +209,12 @@ static void test_strict_fields(void) {
                         "RNG_FAIL_ON=\xff\xfe\xc0\x80", "RNG_FAIL_ON=", "RNG_FAIL_ON=exhausted  broken",
                         "RNG_FAIL_ON=broken ", "RNG_FAIL_ON=rdrand:sometimes", "RNG_FAIL_ON=none broken",
                         "RNG_CONFIDENTIAL_VM=\x1b[8m", "RNG_CONFIDENTIAL_VM=tdx2", "RNG_CONFIDENTIAL_VM=",
+                        "RNG_REASON=\x1b[8m", "RNG_REASON=", "RNG_REASON=microcode",
                 };
                 static const char *const good_fields[] = {
                         "RNG_FAIL_ON=none", "RNG_FAIL_ON=broken rdrand:exhausted", "RNG_FAIL_ON=ok",
                         "RNG_CONFIDENTIAL_VM=forced", "RNG_CONFIDENTIAL_VM=sev-snp", "RNG_CONFIDENTIAL_VM=none",
+                        "RNG_REASON=cpuid", "RNG_REASON=kernel", "RNG_REASON=hidden",
                 };
 
                 for (size_t i = 0; i < ELEMENTSOF(bad_fields); i++) {
@@ -239,7 +241,7 @@ static void test_strict_fields(void) {
         CHECK_EQ_INT(rep.boots[0].kernel_events[KERNEL_RNG_MSG_EXHAUSTED], 1);
         CHECK_EQ_INT(rep.boots[0].policy_failures, 0);
         CHECK(rep.boots[0].boot_verdict[0] == '\0', "bad verdict used");
-        CHECK_EQ_INT(rep.malformed, ELEMENTSOF(bad) + 3 + 9);
+        CHECK_EQ_INT(rep.malformed, ELEMENTSOF(bad) + 3 + 12);
         CHECK(strcmp(rep.first_malformed_field, "RNG_COUNT") == 0, "first: %s", rep.first_malformed_field);
         report_done(&rep);
 }
@@ -259,6 +261,7 @@ static void test_escaped_fields(void) {
                 { "RNG_FAIL_ON", "\xff\xfe\xc0\x80", "\\xff\\xfe\\xc0\\x80" },
                 { "RNG_CONFIDENTIAL_VM", "\xc2\x9b" "8m", "\\xc2\\x9b8m" },
                 { "RNG_FAIL_ON", "ok\xe2\x80\xae", "ok\\xe2\\x80\\xae" },
+                { "RNG_REASON", "\x1b[8m", "\\x1b[8m" },
         };
 
         for (size_t i = 0; i < ELEMENTSOF(cases); i++) {

@@ -8,7 +8,8 @@
  * leading zeros); the check against counters taken from the state itself
  * passes, and fails when one count is above the kernel's; the fields of an
  * accepted state agree (issue 21): per instruction the exhausted + failed
- * counts do not pass 2^64 and cover what was reported, and serial 0 holds
+ * + own counts do not pass 2^64 and cover what was reported, own is part
+ * of reported, and serial 0 holds
  * nothing. */
 
 #include <errno.h>
@@ -47,9 +48,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_ASSERT(!memchr(data, '\0', size));
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
                 unsigned __int128 sum = (unsigned __int128) s.recorded[KERNEL_RNG_MSG_EXHAUSTED][i] +
-                                        s.recorded[KERNEL_RNG_MSG_FAILED][i];
+                                        s.recorded[KERNEL_RNG_MSG_FAILED][i] + s.own[i];
 
-                FUZZ_ASSERT(sum <= UINT64_MAX && s.reported[i] <= sum);
+                FUZZ_ASSERT(sum <= UINT64_MAX && s.reported[i] <= sum && s.own[i] <= s.reported[i]);
                 for (int k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
                         FUZZ_ASSERT(s.serial > 0 || s.recorded[k][i] == 0);
         }

@@ -254,7 +254,10 @@ int kernel_watch_state_format(const KernelWatchState *s, char **ret) {
         fprintf(f, "serial=%" PRIu64 "\n", s->serial);
         for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
                 fprintf(f, "reported_%s=%" PRIu64 "\n", rng_instruction_to_string(i), s->reported[i]);
-                fprintf(f, "own_%s=%" PRIu64 "\n", rng_instruction_to_string(i), s->own[i]);
+                /* Optional on read: written only when there is something
+                 * to say, so a state without an own probe keeps its size. */
+                if (s->own[i] > 0)
+                        fprintf(f, "own_%s=%" PRIu64 "\n", rng_instruction_to_string(i), s->own[i]);
                 for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
                         fprintf(f, "recorded_%s_%s=%" PRIu64 "\n", kernel_rng_msg_kind_to_string(k),
                                 rng_instruction_to_string(i), s->recorded[k][i]);

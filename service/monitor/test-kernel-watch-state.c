@@ -60,6 +60,7 @@ static void test_round_trip(void) {
         CHECK(text && strstr(text, "\nrecorded_exhausted_rdseed=12\n"), "recorded line");
         CHECK(text && strstr(text, "\nrecorded_defective_rdrand=2\n"), "recorded line");
         CHECK(text && strstr(text, "\nown_rdseed=5\n"), "own line");
+        CHECK(text && !strstr(text, "own_rdrand"), "no own line for a zero count");
         CHECK_EQ_INT(parse(text, &t), 0);
         check_same(&s, &t);
 
