@@ -2,15 +2,29 @@
 
 /* Benchmark (not a test): in one run,
  *  1. the probe engine's single-thread RDRAND 64-bit rate against a minimal
- *     tight RDRAND loop (goal: ratio >= 0.95), and
- *  2. the output checks' throughput against the fastest RDRAND rate
+ *     tight RDRAND loop, in this process (goal: ratio >= 0.95);
+ *  2. with a CLI given, the same as whole processes: `rng-health probe
+ *     --instruction rdrand --width 64 --threads 1 --count N --json` against
+ *     a tight-loop process (this program, `tight N`), each a fresh process,
+ *     paired and interleaved; the CLI's reported rate against the loop's
+ *     (goal: ratio >= 0.95), and what a whole process costs besides;
+ *  3. the output checks' throughput against the fastest RDRAND rate
  *     (goal: >= 10x).
- * Built and run by bench/probe-bench.sh. */
+ * Built and run by bench/probe-bench.sh.
+ *
+ *   probe-bench [CLI]        all of it (2. only with CLI)
+ *   probe-bench tight N      the tight-loop process of 2.: N tries, prints
+ *                            values per second of the loop */
 
+#include <json-c/json.h>
 #include <math.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "health.h"
 #include "probe.h"
@@ -27,11 +41,11 @@ static double now(void) {
 
 #if defined(__x86_64__)
 /* The minimal loop: what a program that just wants values would do. */
-static double tight_loop_rate(void) {
+static double tight_loop_rate_n(unsigned n) {
         uint64_t ok = 0, sink = 0;
         double t0 = now();
 
-        for (unsigned i = 0; i < N; i++) {
+        for (unsigned i = 0; i < n; i++) {
                 uint64_t v;
                 unsigned char c;
                 __asm__ volatile("rdrand %0; setc %1" : "=r"(v), "=qm"(c) : : "cc");
@@ -41,6 +55,10 @@ static double tight_loop_rate(void) {
         double t = now() - t0;
         __asm__ volatile("" : : "r"(sink));
         return ok / t;
+}
+
+static double tight_loop_rate(void) {
+        return tight_loop_rate_n(N);
 }
 #endif
 
@@ -56,7 +74,146 @@ static int cmp_double(const void *a, const void *b) {
         return x < y ? -1 : x > y;
 }
 
-int main(void) {
+#if defined(__x86_64__)
+/* Runs argv as a fresh process with its stdout into a buffer; its wall time
+ * (spawn to reaped) in *ret_wall. The output, or NULL on any failure. */
+static char *run_process(char *const argv[], double *ret_wall) {
+        posix_spawn_file_actions_t fa;
+        char *out = NULL;
+        size_t size = 0, len = 0;
+        int fds[2], status;
+        pid_t pid;
+        double t0;
+
+        if (pipe(fds) < 0)
+                return NULL;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+        posix_spawn_file_actions_addclose(&fa, fds[0]);
+        t0 = now();
+        if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ) != 0) {
+                posix_spawn_file_actions_destroy(&fa);
+                close(fds[0]);
+                close(fds[1]);
+                return NULL;
+        }
+        posix_spawn_file_actions_destroy(&fa);
+        close(fds[1]);
+        for (;;) {
+                ssize_t k;
+
+                if (len + 4096 + 1 > size) {
+                        char *p = realloc(out, size = 2 * size + 4096 + 1);
+
+                        if (!p)
+                                break;
+                        out = p;
+                }
+                k = read(fds[0], out + len, size - len - 1);
+                if (k <= 0)
+                        break;
+                len += (size_t) k;
+        }
+        close(fds[0]);
+        if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !out) {
+                free(out);
+                return NULL;
+        }
+        *ret_wall = now() - t0;
+        out[len] = '\0';
+        return out;
+}
+
+/* The CLI's reported single-thread rate: the run of mode "single" of the
+ * first instruction in its JSON. */
+static double cli_rate(const char *json) {
+        struct json_object *j = json_tokener_parse(json), *in, *runs, *run, *v;
+        double rate = -1;
+
+        if (j && json_object_object_get_ex(j, "instructions", &in) &&
+            json_object_object_get_ex(json_object_array_get_idx(in, 0), "runs", &runs))
+                for (size_t i = 0; i < json_object_array_length(runs); i++) {
+                        run = json_object_array_get_idx(runs, i);
+                        if (json_object_object_get_ex(run, "mode", &v) &&
+                            strcmp(json_object_get_string(v), "single") == 0 &&
+                            json_object_object_get_ex(run, "values_per_sec", &v))
+                                rate = json_object_get_double(v);
+                }
+        json_object_put(j);
+        return rate;
+}
+
+static double median(double *v, int n) {
+        qsort(v, n, sizeof(double), cmp_double);
+        return v[n / 2];
+}
+
+#define PROC_N "2000000"
+#define PROC_REPS 15
+
+/* Part 2: whole processes, paired (tight, CLI, tight) and interleaved. */
+static int process_bench(const char *self, const char *cli) {
+        char *tight_argv[] = { (char *) self, "tight", PROC_N, NULL };
+        char *tight1_argv[] = { (char *) self, "tight", "1", NULL };
+        char *cli_argv[] = { (char *) cli, "probe", "--instruction", "rdrand", "--width", "64", "--threads", "1",
+                             "--count", PROC_N, "--json", NULL };
+        char *cli1_argv[] = { (char *) cli, "probe", "--instruction", "rdrand", "--width", "64", "--threads", "1",
+                              "--count", "1024", "--json", NULL };
+        double rate_ratio[PROC_REPS], wall_ratio[PROC_REPS], cli_fixed[PROC_REPS], tight_fixed[PROC_REPS];
+        double best_cli = 0, best_tight = 0;
+
+        for (int rep = 0; rep < PROC_REPS; rep++) {
+                double w1, w2, wc, wc1, wt1, t1, t2, c;
+                char *o1 = run_process(tight_argv, &w1), *oc = run_process(cli_argv, &wc),
+                     *o2 = run_process(tight_argv, &w2), *oc1 = run_process(cli1_argv, &wc1),
+                     *ot1 = run_process(tight1_argv, &wt1);
+                bool ok = o1 && oc && o2 && oc1 && ot1;
+
+                if (ok) {
+                        t1 = strtod(o1, NULL);
+                        t2 = strtod(o2, NULL);
+                        c = cli_rate(oc);
+                        ok = t1 > 0 && t2 > 0 && c > 0;
+                }
+                free(o1);
+                free(oc);
+                free(o2);
+                free(oc1);
+                free(ot1);
+                if (!ok) {
+                        fprintf(stderr, "probe-bench: %s or %s tight failed or printed no rate\n", cli, self);
+                        return -1;
+                }
+                best_cli = fmax(best_cli, c);
+                best_tight = fmax(best_tight, fmax(t1, t2));
+                rate_ratio[rep] = c / ((t1 + t2) / 2);
+                wall_ratio[rep] = ((w1 + w2) / 2) / wc;
+                cli_fixed[rep] = wc1;
+                tight_fixed[rep] = wt1;
+        }
+
+        printf("RDRAND 64-bit single thread as whole processes, %s tries, %d paired reps (tight, CLI, tight):\n",
+               PROC_N, PROC_REPS);
+        printf("  tight-loop process                %8.2f M values/s   (best, its loop)\n", best_tight / 1e6);
+        printf("  rng-health probe process          %8.2f M values/s   ratio %.3f (goal >= 0.95; best, and median\n"
+               "                                                         of its reported values_per_sec / the loop's)\n",
+               best_cli / 1e6, median(rate_ratio, PROC_REPS));
+        printf("  whole-process wall, CLI vs tight  ratio %.3f (median; start-up included)\n",
+               median(wall_ratio, PROC_REPS));
+        printf("  start-up, --count 1024 vs 1 try   %6.1f ms vs %.1f ms (median; loading libsystemd and its\n"
+               "                                    libraries, CPU detection, the kernel log: not in values_per_sec)\n",
+               median(cli_fixed, PROC_REPS) * 1e3, median(tight_fixed, PROC_REPS) * 1e3);
+        return 0;
+}
+#endif
+
+int main(int argc, char *argv[]) {
+#if defined(__x86_64__)
+        if (argc == 3 && strcmp(argv[1], "tight") == 0) {
+                printf("%.0f\n", tight_loop_rate_n((unsigned) strtoul(argv[2], NULL, 10)));
+                return 0;
+        }
+#endif
 #if !defined(__x86_64__)
         fprintf(stderr, "probe-bench: x86-64 only\n");
         return 77;
@@ -139,6 +296,8 @@ int main(void) {
                best_probe_draw / 1e6, ratio_draw[REPS / 2]);
         printf("  probe engine (wall, incl. checks) %8.2f M values/s   ratio %.3f\n",
                best_probe_wall / 1e6, ratio_wall[REPS / 2]);
+        if (argc > 1 && process_bench(argv[0], argv[1]) < 0)
+                return 1;
         printf("Output checks vs fastest RDRAND (%.1f MB/s):\n", best_any_bytes / 1e6);
         printf("  64-bit values               %10.1f MB/s      ratio %.1fx (goal >= 10x)\n", mbps[0],
                mbps[0] * 1e6 / best_any_bytes);

@@ -131,6 +131,10 @@ def check_report(rc, doc, args):
                 check(r["window"] is None and r["contended"] is None, f"{what}: a single run with a window")
                 if r["attempts"]:
                     check(abs(r["failure_rate"] - r["failures"] / r["attempts"]) < 1e-9, f"{what}: rate")
+                # values_per_sec is per second of drawing, and the drawing is
+                # part of the run's wall time: never below delivered / wall.
+                check(r["values_per_sec"] * (r["wall_usec"] + 1) >= r["delivered"] * 1e6 * (1 - 1e-9),
+                      f"{what}: {r['values_per_sec']:.4g} values/s but {r['delivered']} values in {r['wall_usec']} us")
             else:
                 w = r["window"]
                 check(0 <= w["usec"] <= w["span_usec"] <= r["wall_usec"] + 1, f"{what}: window {w['usec']} us, span "
@@ -141,6 +145,13 @@ def check_report(rc, doc, args):
                       w["attempts"] == w["failures"] + w["delivered"], f"{what}: window counts beyond the run's")
                 if w["attempts"]:
                     check(abs(r["failure_rate"] - w["failures"] / w["attempts"]) < 1e-3, f"{what}: rate not the window's")
+                # The aggregate: the window's values per second of the window
+                # (usec truncated, delivered rounded: one unit either way).
+                if w["usec"] > 0:
+                    lo = max(w["delivered"] - 1, 0) * 1e6 / (w["usec"] + 1)
+                    hi = (w["delivered"] + 1) * 1e6 / w["usec"]
+                    check(lo * (1 - 1e-9) <= r["values_per_sec"] <= hi * (1 + 1e-9),
+                          f"{what}: {r['values_per_sec']:.6g} values/s, the window's {w['delivered']} in {w['usec']} us")
             iv = max(iv, r["verdict"], key=SEVERITY.index)
         check(ins["hardware_verdict"] == iv, f"{name}: hardware verdict {ins['hardware_verdict']} != worst run {iv}")
         want_iv = iv if ins["cpuid"] else "hidden"
