@@ -28,20 +28,34 @@ bool aggregator_verdict(const Aggregator *a, Verdict *ret) {
         return any;
 }
 
+/* Per instruction: a problem (worse than ok) from any source wins;
+ * otherwise the most limited presence. A source that saw nothing wrong
+ * (the kernel watch's ok: no kernel message) says nothing of presence, so
+ * it does not turn an instruction the probe found hidden or unsupported
+ * into ok. */
 bool aggregator_instr_verdicts(const Aggregator *a, Verdict ret[_RNG_INSTRUCTION_MAX]) {
-        Verdict v[_RNG_INSTRUCTION_MAX];
+        Verdict problem[_RNG_INSTRUCTION_MAX], calm[_RNG_INSTRUCTION_MAX];
         bool any = false;
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                v[i] = VERDICT_UNSUPPORTED;
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                problem[i] = VERDICT_OK;
+                calm[i] = VERDICT_OK;
+        }
         for (unsigned k = 0; k < a->n_sources; k++)
                 if (a->sources[k]->reported) {
-                        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                                v[i] = verdict_worst(v[i], a->sources[k]->instr[i]);
+                        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                                Verdict v = a->sources[k]->instr[i];
+
+                                if (v > VERDICT_OK)
+                                        problem[i] = verdict_worst(problem[i], v);
+                                else
+                                        calm[i] = MIN(calm[i], v);
+                        }
                         any = true;
                 }
         if (any)
-                memcpy(ret, v, sizeof(v));
+                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                        ret[i] = problem[i] > VERDICT_OK ? problem[i] : calm[i];
         return any;
 }
 

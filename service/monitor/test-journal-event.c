@@ -385,6 +385,25 @@ static void test_aggregator(void) {
               h.change.severity == SEVERITY_ERR, "RDRAND exhausted too: a change, err");
         CHECK_EQ_INT(verdict_source_report(&probe, V(OK, OK), "RDRAND ok again", "reprobe"), 0);
 
+        /* The kernel's "nothing seen" (ok) says nothing of presence: RDSEED
+         * that the probe found hidden (Zen5) or unsupported stays so, with
+         * no change announced; a problem the kernel saw still wins. */
+        CHECK_EQ_INT(verdict_source_report(&probe, V(OK, HIDDEN), "RDSEED hidden", "reprobe"), 0);
+        CHECK(h.change.changed && h.change.instr[RNG_RDSEED] == VERDICT_HIDDEN &&
+              h.change.severity == SEVERITY_NOTICE, "hidden: notice");
+        CHECK_EQ_INT(verdict_source_report(&kernel, V(OK, OK), "kernel: no RNG failures logged", "kernel"), 0);
+        CHECK(!h.change.changed && h.change.instr[RNG_RDSEED] == VERDICT_HIDDEN &&
+              h.change.severity == SEVERITY_NOTICE, "the kernel's ok made hidden RDSEED %s",
+              verdict_to_string(h.change.instr[RNG_RDSEED]));
+        CHECK_EQ_INT(verdict_source_report(&probe, V(UNSUPPORTED, HIDDEN), "RDRAND unsupported", "reprobe"), 0);
+        CHECK(h.change.changed && h.change.instr[RNG_RDRAND] == VERDICT_UNSUPPORTED, "unsupported RDRAND: %s",
+              verdict_to_string(h.change.instr[RNG_RDRAND]));
+        CHECK_EQ_INT(verdict_source_report(&kernel, V(OK, EXHAUSTED), "kernel: RDSEED exhausted", "kernel"), 0);
+        CHECK(h.change.changed && h.change.instr[RNG_RDSEED] == VERDICT_EXHAUSTED &&
+              h.change.instr[RNG_RDRAND] == VERDICT_UNSUPPORTED, "a kernel problem wins");
+        CHECK_EQ_INT(verdict_source_report(&kernel, V(OK, OK), "", "kernel"), 0);
+        CHECK_EQ_INT(verdict_source_report(&probe, V(OK, OK), "RDRAND ok again", "reprobe"), 0);
+
         /* Detached: nothing stored, nobody called. */
         handle = &kernel;
         CHECK(verdict_source_detach(&handle) == &kernel && !handle, "detach");

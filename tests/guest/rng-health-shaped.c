@@ -15,7 +15,12 @@
  *                     RDSEED64 and RDRAND healthy.
  *   rdrand-exhausted  RDRAND fails in bursts of 12 tries (the kernel's
  *                     10-try loop runs out once per burst), then delivers
- *                     20 values; RDSEED healthy. */
+ *                     20 values; RDSEED healthy.
+ *   zen5-hidden       AMD Zen5 under Linux >= 6.12: the kernel logged
+ *                     "RDSEED32 is broken" and cleared RDSEED's CPUID bit;
+ *                     the instruction still executes and 95 % of its tries
+ *                     fail (independent); RDRAND healthy.
+ *   zen3              AMD Zen3: both instructions healthy. */
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -33,7 +38,18 @@ typedef enum Shape {
         SHAPE_XEON,
         SHAPE_ZEN5_ZEROS,
         SHAPE_RDRAND_EXHAUSTED,
+        SHAPE_ZEN5_HIDDEN,
+        SHAPE_ZEN3,
+        _SHAPE_MAX,
 } Shape;
+
+static const char *const shape_names[_SHAPE_MAX] = {
+        [SHAPE_XEON] = "xeon",
+        [SHAPE_ZEN5_ZEROS] = "zen5-zeros",
+        [SHAPE_RDRAND_EXHAUSTED] = "rdrand-exhausted",
+        [SHAPE_ZEN5_HIDDEN] = "zen5-hidden",
+        [SHAPE_ZEN3] = "zen3",
+};
 
 typedef struct Contended {
         uint64_t rng;
@@ -90,6 +106,8 @@ static const RngSource *shaped_source(RngInstruction i, unsigned width, unsigned
                 script_init(s, SCRIPT_ZERO_RATE, width, 0.1, 0, 0, seed);
         else if (shape == SHAPE_RDRAND_EXHAUSTED && i == RNG_RDRAND)
                 script_init(s, SCRIPT_BURSTS, width, 0, 12, 20, seed);
+        else if (shape == SHAPE_ZEN5_HIDDEN && i == RNG_RDSEED)
+                script_init(s, SCRIPT_RANDOM_FAIL, width, 0.95, 0, 0, seed);
         else
                 script_init(s, SCRIPT_HEALTHY, width, 0, 0, 0, seed);
         s->source.instruction = i;
@@ -97,7 +115,7 @@ static const RngSource *shaped_source(RngInstruction i, unsigned width, unsigned
 }
 
 int main(int argc, char *argv[]) {
-        static const bool cpuid[_RNG_INSTRUCTION_MAX] = { true, true };
+        static const bool cpuid[_RNG_INSTRUCTION_MAX] = { true, true }, cpuid_hidden[_RNG_INSTRUCTION_MAX] = { true, false };
         /* The kernel of such a machine: both enabled, a stock kernel's loops
          * (RDRAND 10 tries, RDSEED one). */
         static const KernelState kernel = {
@@ -105,21 +123,30 @@ int main(int argc, char *argv[]) {
                            { KERNEL_STATE_ENABLED, NULL, NULL, KERNEL_REASON_NONE } },
                 .log = KERNEL_LOG_NOT_NEEDED,
         };
-        const ProbeSourceHook hook = { .source = shaped_source, .cpuid = cpuid, .kernel = &kernel };
+        /* Zen5's: RDSEED hidden, with the kernel's own line as the reason
+         * (as kernel_state_build() makes it from the kernel log). */
+        static const KernelState kernel_hidden = {
+                .instr = { { KERNEL_STATE_ENABLED, NULL, NULL, KERNEL_REASON_NONE },
+                           { KERNEL_STATE_HIDDEN, "zen5-rdseed32",
+                             "RDSEED32 is broken. Disabling the corresponding CPUID bit.", KERNEL_REASON_KERNEL_LOG } },
+                .log = KERNEL_LOG_READ,
+        };
+        ProbeSourceHook hook = { .source = shaped_source, .cpuid = cpuid, .kernel = &kernel };
 
         if (argc < 3 || strcmp(argv[2], "monitor") != 0) {
-                fprintf(stderr, "usage: rng-health-shaped xeon|zen5-zeros|rdrand-exhausted monitor [OPTIONS]\n");
+                fprintf(stderr, "usage: rng-health-shaped xeon|zen5-zeros|rdrand-exhausted|zen5-hidden|zen3 monitor [OPTIONS]\n");
                 return EXIT_MONITOR_USAGE;
         }
-        if (strcmp(argv[1], "xeon") == 0)
-                shape = SHAPE_XEON;
-        else if (strcmp(argv[1], "zen5-zeros") == 0)
-                shape = SHAPE_ZEN5_ZEROS;
-        else if (strcmp(argv[1], "rdrand-exhausted") == 0)
-                shape = SHAPE_RDRAND_EXHAUSTED;
-        else {
+        for (shape = 0; shape < _SHAPE_MAX; shape++)
+                if (strcmp(argv[1], shape_names[shape]) == 0)
+                        break;
+        if (shape == _SHAPE_MAX) {
                 fprintf(stderr, "rng-health-shaped: unknown shape '%s'\n", argv[1]);
                 return EXIT_MONITOR_USAGE;
+        }
+        if (shape == SHAPE_ZEN5_HIDDEN) {
+                hook.cpuid = cpuid_hidden;
+                hook.kernel = &kernel_hidden;
         }
         return verb_monitor_hooked(argc - 2, argv + 2, &hook);
 }
