@@ -245,6 +245,27 @@ static int cmd_cpuid(void) {
         return 0;
 }
 
+/* The first `threads` CPUs this process may run on, in order; -1 (said on
+ * stderr) when there are fewer. */
+static int usable_cpus(uint64_t threads, int cpus[CPU_SETSIZE]) {
+        cpu_set_t allowed;
+        unsigned n = 0;
+
+        if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0) {
+                perror("rng-reference: sched_getaffinity");
+                return -1;
+        }
+        for (int c = 0; c < CPU_SETSIZE && n < threads; c++)
+                if (CPU_ISSET(c, &allowed))
+                        cpus[n++] = c;
+        if (n < threads) {
+                fprintf(stderr, "rng-reference: %u usable CPUs, %llu threads asked for\n", n,
+                        (unsigned long long) threads);
+                return -1;
+        }
+        return 0;
+}
+
 static int usage(const char *msg) {
         fprintf(stderr, "rng-reference: %s\n"
                 "usage: rng-reference cpuid\n"
@@ -282,7 +303,6 @@ static int cmd_run(char **argv) {
         Counts total = {};
         pthread_barrier_t barrier;
         int cpus[CPU_SETSIZE];
-        unsigned n_cpus = 0;
         double t0, t1;
         int r = 0;
 
@@ -307,20 +327,8 @@ static int cmd_run(char **argv) {
         }
 
         if (threads > 1) {
-                cpu_set_t allowed;
-
-                if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0) {
-                        perror("rng-reference: sched_getaffinity");
+                if (usable_cpus(threads, cpus) < 0)
                         return 1;
-                }
-                for (int c = 0; c < CPU_SETSIZE && n_cpus < threads; c++)
-                        if (CPU_ISSET(c, &allowed))
-                                cpus[n_cpus++] = c;
-                if (n_cpus < threads) {
-                        fprintf(stderr, "rng-reference: %u usable CPUs, %llu threads asked for\n", n_cpus,
-                                (unsigned long long) threads);
-                        return 1;
-                }
         }
 
         workers = calloc(threads, sizeof(Worker));
@@ -448,9 +456,8 @@ static void *contend_run(void *p) {
 
 static int cmd_contend(char **argv, int argc) {
         uint64_t threads, w64, msec, retries = 10;
-        unsigned insn, width, n_cpus = 0;
+        unsigned insn, width;
         int cpus[CPU_SETSIZE];
-        cpu_set_t allowed;
         Contender *c;
         atomic_uint ready = 0;
         atomic_bool go = false;
@@ -476,16 +483,8 @@ static int cmd_contend(char **argv, int argc) {
         cpuid_flags(&rdrand, &rdseed);
         if (!(insn == 0 ? rdrand : rdseed) && !executes(insn))
                 return 77;
-        if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0)
+        if (usable_cpus(threads, cpus) < 0)
                 return 1;
-        for (int k = 0; k < CPU_SETSIZE && n_cpus < threads; k++)
-                if (CPU_ISSET(k, &allowed))
-                        cpus[n_cpus++] = k;
-        if (n_cpus < threads) {
-                fprintf(stderr, "rng-reference: %u usable CPUs, %llu threads asked for\n", n_cpus,
-                        (unsigned long long) threads);
-                return 1;
-        }
         c = calloc(threads, sizeof(Contender));
         if (!c)
                 return 1;
