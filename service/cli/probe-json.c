@@ -329,8 +329,7 @@ int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
                 json_object_array_add(instrs, e);
         }
 
-        *ret = o;
-        o = NULL;
+        *ret = TAKE_PTR(o);
         return 0;
 }
 
@@ -424,7 +423,6 @@ int probe_sweep_to_json(const ProbeSweepReport *r, struct json_object **ret) {
                         json_object_array_add(points, pt);
                 }
         }
-        *ret = o;
-        o = NULL;
+        *ret = TAKE_PTR(o);
         return 0;
 }

@@ -562,10 +562,8 @@ static int boot_to_json(const ReportBoot *b, sd_id128_t current, struct json_obj
                 JSON_ADD(i, "max_fail_streak", json_object_new_uint64(in->max_fail_streak));
                 JSON_ADD(i, "unavailable", str_or_null(in->unavailable));
         }
-        json_object_object_add(o, "instructions", instr);
-        instr = NULL;
-        *ret = o;
-        o = NULL;
+        json_object_object_add(o, "instructions", TAKE_PTR(instr));
+        *ret = TAKE_PTR(o);
         return 0;
 }
 
@@ -584,11 +582,10 @@ int report_to_json(const Report *r, sd_id128_t current_boot, struct json_object 
                         return k;
                 json_object_array_add(boots, b);
         }
-        json_object_object_add(o, "boots", boots);
-        boots = NULL;
+        json_object_object_add(o, "boots", TAKE_PTR(boots));
         JSON_ADD(o, "malformed_entries", json_object_new_int64(r->malformed));
         JSON_ADD(o, "foreign_entries", json_object_new_int64(r->foreign));
-        *ret = o;
-        o = NULL;
+        *ret = TAKE_PTR(o);
+
         return 0;
 }

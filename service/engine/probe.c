@@ -310,9 +310,9 @@ static int cpus_list(const ProbeCpus *c, unsigned n, int **ret) {
         for (int c_ = 0; c_ < CPU_SETSIZE && k < n; c_++)
                 if (CPU_ISSET(c_, &c->used))
                         cpus[k++] = c_;
-        *ret = cpus;
-        cpus = NULL;
+        *ret = TAKE_PTR(cpus);
         return (int) k;
+
 }
 
 static void announce(const ProbeParams *p, RngInstruction i, unsigned width, ProbeMode mode, unsigned threads,

@@ -545,9 +545,8 @@ void config_files_free(char **files) {
         free(files);
 }
 
-static inline void config_files_freep(char ***p) {
-        config_files_free(*p);
-}
+DEFINE_TRIVIAL_CLEANUP_FUNC(char **, config_files_free);
+
 
 static int list_push(char ***list, size_t *n, char *s) {
         char **l;
@@ -570,7 +569,7 @@ static int list_push(char ***list, size_t *n, char *s) {
 static int push_highest(const char *root, const char *rel, char ***files, size_t *n_files) {
         for (size_t d = 0; d < ELEMENTSOF(config_dirs); d++) {
                 _cleanup_free_ char *p = path_join(root, config_dirs[d], rel);
-                int r;
+
 
                 if (!p)
                         return -ENOMEM;
@@ -578,9 +577,8 @@ static int push_highest(const char *root, const char *rel, char ***files, size_t
                         continue;
                 if (is_masked(p))
                         return 0;
-                r = list_push(files, n_files, p);
-                p = NULL; /* list_push took it, or freed it */
-                return r;
+                return list_push(files, n_files, TAKE_PTR(p)); /* takes it, or frees it */
+
         }
         return 0;
 }
@@ -646,9 +644,9 @@ int config_files(const char *root, char ***ret) {
                 if (!files)
                         return -ENOMEM;
         }
-        *ret = files;
-        files = NULL;
+        *ret = TAKE_PTR(files);
         return 0;
+
 }
 
 /* A cross-key error, reported where the latest of the keys was set. */

@@ -264,9 +264,9 @@ int kernel_watch_state_format(const KernelWatchState *s, char **ret) {
         }
         if (ferror(f) | (fclose(f) != 0))
                 return -ENOMEM;
-        *ret = buf;
-        buf = NULL;
+        *ret = TAKE_PTR(buf);
         return 0;
+
 }
 
 static char *state_path(const char *dir, const char *name) {

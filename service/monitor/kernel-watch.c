@@ -569,9 +569,9 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *sou
         if (r < 0)
                 return r;
 
-        *ret = w;
-        w = NULL;
+        *ret = TAKE_PTR(w);
         return 0;
+
 }
 
 KernelWatch *kernel_watch_free(KernelWatch *w) {

@@ -254,10 +254,6 @@ char *metrics_format(const Metrics *m, const MetricsInfo *info) {
         r = ferror(f);
         if (fclose(f) != 0 || r)
                 return NULL;
-        {
-                char *t = text;
+        return TAKE_PTR(text);
 
-                text = NULL;
-                return t;
-        }
 }

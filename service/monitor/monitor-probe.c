@@ -125,8 +125,8 @@ static int watch_run(ProbeWatch *w, const char *trigger) {
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
                 w->verdicts[i] = report->instr[i].verdict;
         free(w->last);
-        w->last = report;
-        report = NULL;
+        w->last = TAKE_PTR(report);
+
         w->n_probes++;
 
         /* Re-arm first: no early return below may stop periodic probing. */

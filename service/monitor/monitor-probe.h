@@ -9,6 +9,8 @@
 #include <systemd/sd-event.h>
 
 #include "config.h"
+#include "macro.h"
+
 #include "probe.h"
 #include "verdict-source.h"
 
@@ -44,6 +46,5 @@ const ProbeReport *probe_watch_last_report(const ProbeWatch *w, uint64_t *ret_se
 /* The per-instruction verdicts of the last probe ([_RNG_INSTRUCTION_MAX]). */
 const Verdict *probe_watch_instruction_verdicts(const ProbeWatch *w);
 
-static inline void probe_watch_freep(ProbeWatch **w) {
-        probe_watch_free(*w);
-}
+DEFINE_TRIVIAL_CLEANUP_FUNC(ProbeWatch *, probe_watch_free);
+

@@ -329,9 +329,9 @@ int manager_new(const char *root, const ProbeSourceHook *hook, Manager **ret) {
                 r = sd_event_source_set_description(m->metrics_write, "metrics-write");
         if (r < 0)
                 return log_error_errno(r, "failed to set up the metrics write: %s", strerror(-r));
-        *ret = m;
-        m = NULL;
+        *ret = TAKE_PTR(m);
         return 0;
+
 }
 
 Manager *manager_free(Manager *m) {
@@ -350,7 +350,7 @@ Manager *manager_free(Manager *m) {
 }
 
 static int add_signal(Manager *m, int sig, sd_event_signal_handler_t handler, const char *description) {
-        sd_event_source *s;
+        _cleanup_(sd_event_source_unrefp) sd_event_source *s = NULL;
         int r;
 
         r = sd_event_add_signal(m->event, &s, sig, handler, m);
@@ -360,9 +360,9 @@ static int add_signal(Manager *m, int sig, sd_event_signal_handler_t handler, co
         r = sd_event_source_set_floating(s, true);
         if (r >= 0)
                 r = sd_event_source_set_description(s, description);
-        sd_event_source_unref(s);
         return r;
 }
+
 
 int manager_start(Manager *m) {
         int r;

@@ -16,6 +16,7 @@
 #include "config.h"
 #include "cvm.h"
 #include "kernel-watch.h"
+#include "macro.h"
 #include "metrics-file.h"
 #include "metrics.h"
 #include "monitor-probe.h"
@@ -68,6 +69,5 @@ int manager_start(Manager *m);
 /* Runs the loop; returns the exit status. */
 int manager_run(Manager *m);
 
-static inline void manager_freep(Manager **m) {
-        manager_free(*m);
-}
+DEFINE_TRIVIAL_CLEANUP_FUNC(Manager *, manager_free);
+
