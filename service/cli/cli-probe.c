@@ -213,13 +213,13 @@ static int run_sweep(const ProbeArgs *args, const KernelState *kernel) {
                 r = probe_sweep(&p, kernel, report);
         }
         if (r < 0) {
-                log_error_errno(r, "sweep failed: %s", strerror(-r));
+                log_error_errno(r, "sweep failed: %m");
                 return EXIT_PROBE_ERROR;
         }
         if (args->json) {
                 r = probe_sweep_to_json(report, &j);
                 if (r < 0) {
-                        log_error_errno(r, "failed to build JSON: %s", strerror(-r));
+                        log_error_errno(r, "failed to build JSON: %m");
                         return EXIT_PROBE_ERROR;
                 }
                 puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -282,14 +282,14 @@ int verb_probe(int argc, char *argv[]) {
         if (progress.shown)
                 fprintf(stderr, "\r\033[K");
         if (r < 0) {
-                log_error_errno(r, "probe failed: %s", strerror(-r));
+                log_error_errno(r, "probe failed: %m");
                 return EXIT_PROBE_ERROR;
         }
 
         if (args.json) {
                 r = probe_report_to_json(&report, &j);
                 if (r < 0) {
-                        log_error_errno(r, "failed to build JSON: %s", strerror(-r));
+                        log_error_errno(r, "failed to build JSON: %m");
                         return EXIT_PROBE_ERROR;
                 }
                 puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));

@@ -330,20 +330,20 @@ static int restore_load(const char *dir, const char *name, sd_id128_t boot, cons
         if (r == -ENOENT)
                 return 0;
         if (r < 0) {
-                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", shown, input_error_to_string(r));
+                log_warning("Kernel watch: ignoring %s: %s", shown, input_error_to_string(r));
                 return 0;
         }
         r = kernel_watch_state_parse_why(text, len, &s, &why);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
-                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", shown, why);
+                log_warning("Kernel watch: ignoring %s: %s", shown, why);
                 return 0;
         }
         if (!sd_id128_equal(s.boot_id, boot))
                 return 0; /* an earlier boot's: expected after a reboot */
         if (kernel_watch_state_check_counters(&s, counters, buf, sizeof(buf)) < 0) {
-                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", shown, buf);
+                log_warning("Kernel watch: ignoring %s: %s", shown, buf);
                 return 0;
         }
         *ret = s;

@@ -121,10 +121,10 @@ static const KernelCounters *watch_read_counters(KernelWatch *w) {
         r = kernel_counters_read(w->sysfs_root, &c);
         ret = kernel_watch_counters_update(&w->counters, r, &c);
         if (w->counters.stale && !was_stale)
-                log_full(LOG_WARNING, "Kernel watch: cannot read the kernel's RNG counters (%s): "
-                         "counting from the last values until they can be read", strerror(-r));
+                log_warning_errno(r, "Kernel watch: cannot read the kernel's RNG counters (%m): "
+                                  "counting from the last values until they can be read");
         else if (was_stale && !w->counters.stale)
-                log_full(LOG_NOTICE, "Kernel watch: the kernel's RNG counters can be read again");
+                log_notice("Kernel watch: the kernel's RNG counters can be read again");
         return ret;
 }
 
@@ -188,20 +188,19 @@ static int watch_flush(KernelWatch *w) {
                 if (r < 0) {
                         _cleanup_free_ char *dir = escape_str(w->state_dir);
 
-                        log_full(LOG_WARNING, "Kernel watch: cannot write its state to %s: %s",
-                                 dir ?: "(out of memory)", strerror(-r));
+                        log_warning_errno(r, "Kernel watch: cannot write its state to %s: %m",
+                                          dir ?: "(out of memory)");
                 }
         }
         for (size_t k = 0; k < step.n_events; k++) {
                 r = send_event(&step.events[k]);
                 if (r < 0)
-                        log_full(LOG_ERR, "Kernel watch: cannot send an event to the journal: %s",
-                                 strerror(-r));
+                        log_error_errno(r, "Kernel watch: cannot send an event to the journal: %m");
         }
         if (w->state_dir) {
                 r = kernel_watch_state_commit(w->state_dir);
                 if (r < 0 && r != -ENOENT)
-                        log_full(LOG_WARNING, "Kernel watch: cannot commit its state: %s", strerror(-r));
+                        log_warning_errno(r, "Kernel watch: cannot commit its state: %m");
         }
 
         /* The next state moves into w (the step keeps nothing); it holds its
@@ -416,11 +415,11 @@ static bool watch_check_journal(KernelWatch *w) {
         bool none = sd_journal_get_usage(w->journal, &bytes) >= 0 && bytes == 0;
 
         if (none && !w->no_journal)
-                log_full(LOG_WARNING, "Kernel watch: no journal files in /run/log/journal or /var/log/journal "
+                log_warning("Kernel watch: no journal files in /run/log/journal or /var/log/journal "
                          "(is systemd-journald running?): the kernel's RNG messages are not followed%s",
                          w->counters.have ? ", only its counters" : "");
         else if (!none && w->no_journal)
-                log_full(LOG_NOTICE, "Kernel watch: a journal appeared, following the kernel's RNG messages");
+                log_notice("Kernel watch: a journal appeared, following the kernel's RNG messages");
         if (none == w->no_journal)
                 return false;
         w->no_journal = none;
@@ -437,7 +436,7 @@ static int on_journal_change(KernelWatch *w) {
                 (void) watch_update_verdict(w);
         r = watch_read_journal(w, false);
         if (r < 0)
-                log_full(LOG_ERR, "Kernel watch: reading the journal failed: %s", strerror(-r));
+                log_error_errno(r, "Kernel watch: reading the journal failed: %m");
         return watch_rearm_journal_timer(w);
 }
 
@@ -476,8 +475,7 @@ static int watch_position(KernelWatch *w) {
                         if (r >= 0)
                                 return 0;
                 }
-                log_full(LOG_WARNING, "Kernel watch: saved journal position is unusable (%s), "
-                         "re-reading this boot", strerror(-r));
+                log_warning_errno(r, "Kernel watch: saved journal position is unusable (%m), re-reading this boot");
         }
         return sd_journal_seek_head(w->journal);
 }
@@ -554,7 +552,7 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *sou
 
         r = watch_poll_counters(w);
         if (r < 0)
-                log_full(LOG_WARNING, "Kernel watch: cannot poll the kernel's counters: %s", strerror(-r));
+                log_warning_errno(r, "Kernel watch: cannot poll the kernel's counters: %m");
 
         /* Everything this boot logged before we started: one flush. */
         r = watch_read_journal(w, true);

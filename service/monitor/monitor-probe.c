@@ -35,7 +35,7 @@ static void send_event(int r, EventFields *f, const char *what) {
         if (r >= 0)
                 r = event_send(f);
         if (r < 0 && r != -ENODATA)
-                log_full(LOG_WARNING, "failed to send %s event: %s", what, strerror(-r));
+                log_warning_errno(r, "failed to send %s event: %m", what);
         event_fields_done(f);
 }
 
@@ -95,7 +95,7 @@ static int run_probe(const ProbeWatch *w, ProbeReport *report) {
         if (r == -E2BIG) {
                 int n = CPU_COUNT(&report->cpus.used);
 
-                log_full(LOG_WARNING, "Threads=%u, but only %d CPU%s online and allowed: contention run uses all of them",
+                log_warning("Threads=%u, but only %d CPU%s online and allowed: contention run uses all of them",
                          params.threads, n, n == 1 ? " is" : "s are");
                 params.threads = 0;
                 r = probe_run_all(&params, &kernel, report);
@@ -132,7 +132,7 @@ static int watch_run(ProbeWatch *w, const char *trigger) {
         /* Re-arm first: no early return below may stop periodic probing. */
         r = probe_watch_arm(w);
         if (r < 0)
-                log_full(LOG_ERR, "failed to arm the re-probe timer: %s", strerror(-r));
+                log_error_errno(r, "failed to arm the re-probe timer: %m");
 
         status = status_format_probe(w->last);
         if (!status)
@@ -151,7 +151,7 @@ int probe_watch_run(ProbeWatch *w, const char *trigger) {
         int r = watch_run(w, trigger);
 
         if (r < 0)
-                log_error_errno(r, "%s probe failed: %s", trigger, strerror(-r));
+                log_error_errno(r, "%s probe failed: %m", trigger);
         return r;
 }
 

@@ -44,7 +44,7 @@ static void send_config_error(const ConfigError *e, const char *action) {
                 char line[PATH_MAX + 512];
 
                 config_error_format(e, line, sizeof(line));
-                log_full(LOG_ERR, "%s; %s", line, action);
+                log_error("%s; %s", line, action);
         }
         event_fields_done(&f);
 }
@@ -90,7 +90,7 @@ static void send_fields(int r, EventFields *f, int priority, const char *what) {
         if (r >= 0)
                 r = event_send(f);
         if (r < 0)
-                log_full(priority, "failed to send %s event: %s", what, strerror(-r));
+                (void) log_full_errno(priority, r, "failed to send %s event: %m", what);
         event_fields_done(f);
 }
 
@@ -135,7 +135,7 @@ static void write_metrics(Manager *m) {
         metrics_set_kernel_counters(&m->metrics, kernel_counters_read(m->root, &c) >= 0 ? &c : NULL);
         text = metrics_format(&m->metrics, &(MetricsInfo) { .version = PROJECT_VERSION, .confidential_vm = cvm_name(m) });
         if (!text) {
-                log_full(LOG_WARNING, "metrics: out of memory");
+                log_warning("metrics: out of memory");
                 return;
         }
         (void) metrics_file_update(&m->metrics_file, m->config.metrics_path, text);
@@ -231,7 +231,7 @@ static void start_kernel_watch(Manager *m) {
         if (e) {
                 state_dir = strndup(e, strcspn(e, ":"));
                 if (!state_dir) {
-                        log_full(LOG_ERR, "kernel watch: out of memory");
+                        log_error("Kernel watch: out of memory");
                         return;
                 }
         }
@@ -241,7 +241,7 @@ static void start_kernel_watch(Manager *m) {
         memcpy(p.own_load, m->own_load, sizeof(p.own_load));
         r = kernel_watch_new(m->event, &p, &m->kernel_source, &m->kernel);
         if (r < 0) {
-                log_full(LOG_WARNING, "kernel watch: cannot follow the kernel log: %s", strerror(-r));
+                log_warning_errno(r, "Kernel watch: cannot follow the kernel log: %m");
                 /* Keep what it may have reported before failing (a catch-up
                  * verdict); otherwise say that the kernel is not watched. */
                 if (!m->kernel_source.reported)
@@ -277,7 +277,7 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
                 update_policy(m);
                 r = kernel_watch_set_routine_interval(m->kernel, config_routine_usec(&m->config));
                 if (r < 0)
-                        log_full(LOG_WARNING, "Kernel watch: cannot apply KernelRoutineIntervalSec=: %s", strerror(-r));
+                        log_warning_errno(r, "Kernel watch: cannot apply KernelRoutineIntervalSec=: %m");
         }
 
         r = probe_watch_run(m->probe, "reload");
@@ -311,7 +311,7 @@ int manager_new(const char *root, const ProbeSourceHook *hook, Manager **ret) {
 
         r = sd_event_default(&m->event);
         if (r < 0)
-                return log_error_errno(r, "failed to allocate event loop: %s", strerror(-r));
+                return log_error_errno(r, "failed to allocate event loop: %m");
         /* Status fragments in this order: the probe's, then the kernel's. */
         verdict_source_init(&m->probe_source, "probe", on_source_report, m);
         verdict_source_init(&m->kernel_source, "kernel", on_source_report, m);
@@ -319,7 +319,7 @@ int manager_new(const char *root, const ProbeSourceHook *hook, Manager **ret) {
         (void) aggregator_add_source(&m->aggregator, &m->kernel_source);
         r = probe_watch_new(m->event, &m->config, m->root, hook, &m->probe_source, &m->probe);
         if (r < 0)
-                return log_error_errno(r, "failed to set up the probe: %s", strerror(-r));
+                return log_error_errno(r, "failed to set up the probe: %m");
         r = sd_event_add_defer(m->event, &m->metrics_write, on_metrics_write, m);
         if (r >= 0)
                 r = sd_event_source_set_enabled(m->metrics_write, SD_EVENT_OFF);
@@ -328,7 +328,7 @@ int manager_new(const char *root, const ProbeSourceHook *hook, Manager **ret) {
         if (r >= 0)
                 r = sd_event_source_set_description(m->metrics_write, "metrics-write");
         if (r < 0)
-                return log_error_errno(r, "failed to set up the metrics write: %s", strerror(-r));
+                return log_error_errno(r, "failed to set up the metrics write: %m");
         *ret = TAKE_PTR(m);
         return 0;
 
@@ -374,10 +374,10 @@ int manager_start(Manager *m) {
         if (r >= 0)
                 r = add_signal(m, SIGHUP, on_reload, "signal-hup");
         if (r < 0)
-                return log_error_errno(r, "failed to set up signal handling: %s", strerror(-r));
+                return log_error_errno(r, "failed to set up signal handling: %m");
         r = sd_event_set_watchdog(m->event, true);
         if (r < 0)
-                return log_error_errno(r, "failed to enable the watchdog: %s", strerror(-r));
+                return log_error_errno(r, "failed to enable the watchdog: %m");
 
         (void) sd_notify(false, "STATUS=Probing RDRAND/RDSEED...");
         r = probe_watch_run(m->probe, "boot");
@@ -398,7 +398,7 @@ int manager_run(Manager *m) {
         r = sd_event_loop(m->event);
         write_metrics(m); /* a report the loop had no iteration left for */
         if (r < 0) {
-                log_error_errno(r, "event loop failed: %s", strerror(-r));
+                log_error_errno(r, "event loop failed: %m");
                 return EXIT_MONITOR_ERROR;
         }
         return r;
