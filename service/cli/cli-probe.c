@@ -249,7 +249,10 @@ int verb_probe(int argc, char *argv[]) {
         }
 
         probe_detect(&args.params, presence);
-        (void) kernel_state_read(presence, NULL, NULL, &kernel);
+        r = kernel_state_read(presence, NULL, NULL, &kernel);
+        if (r < 0) /* the state says unknown: go on */
+                log_error_errno(r, r == -EBADMSG ? "/proc/cpuinfo has no \"flags\" line, kernel state unknown"
+                                                 : "Failed to read /proc/cpuinfo: %m");
         args.params.presence = presence;
         args.params.kernel_counters = true;
         if (args.sweep)

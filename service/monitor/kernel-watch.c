@@ -251,7 +251,8 @@ static int arm_timer(KernelWatch *w, sd_event_source **s, uint64_t when,
         r = sd_event_add_time(w->event, s, CLOCK_MONOTONIC, when, 10000, handler, w);
         if (r < 0)
                 return r;
-        return sd_event_source_set_description(*s, description);
+        (void) sd_event_source_set_description(*s, description);
+        return 0;
 }
 
 /* Outside the window of the previous recording: opens a new one. */
@@ -327,12 +328,11 @@ static int watch_poll_counters(KernelWatch *w) {
                         return r;
                 }
                 r = sd_event_source_set_io_fd_own(w->counter_sources[i], true);
-                if (r >= 0)
-                        r = sd_event_source_set_description(w->counter_sources[i],
-                                                            i == RNG_RDRAND ? "kernel-watch-rdrand-counter"
-                                                                            : "kernel-watch-rdseed-counter");
                 if (r < 0)
                         return r;
+                (void) sd_event_source_set_description(w->counter_sources[i],
+                                                       i == RNG_RDRAND ? "kernel-watch-rdrand-counter"
+                                                                       : "kernel-watch-rdseed-counter");
         }
         return 0;
 }
@@ -546,9 +546,7 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *sou
         r = sd_event_add_io(e, &w->journal_source, fd, (uint32_t) events, on_journal_io, w);
         if (r < 0)
                 return r;
-        r = sd_event_source_set_description(w->journal_source, "kernel-watch-journal");
-        if (r < 0)
-                return r;
+        (void) sd_event_source_set_description(w->journal_source, "kernel-watch-journal");
 
         r = watch_poll_counters(w);
         if (r < 0)

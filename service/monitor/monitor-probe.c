@@ -85,8 +85,12 @@ static int run_probe(const ProbeWatch *w, ProbeReport *report) {
         probe_detect(&params, presence);
         if (w->hook.kernel)
                 kernel = *w->hook.kernel;
-        else
-                (void) kernel_state_read(presence, journal_kernel_log_scan, NULL, &kernel);
+        else {
+                r = kernel_state_read(presence, journal_kernel_log_scan, NULL, &kernel);
+                if (r < 0) /* the state says unknown: go on */
+                        log_error_errno(r, r == -EBADMSG ? "/proc/cpuinfo has no \"flags\" line, kernel state unknown"
+                                                         : "Failed to read /proc/cpuinfo: %m");
+        }
         params.presence = presence;
         params.kernel_counters = true;
         params.sysfs_root = w->sysfs_root;
@@ -174,7 +178,8 @@ int probe_watch_arm(ProbeWatch *w) {
                 r = sd_event_add_time_relative(w->event, &w->timer, CLOCK_BOOTTIME, interval, accuracy, on_timer, w);
                 if (r < 0)
                         return r;
-                return sd_event_source_set_description(w->timer, "reprobe-timer");
+                (void) sd_event_source_set_description(w->timer, "reprobe-timer");
+                return 0;
         }
         r = sd_event_source_set_time_relative(w->timer, interval);
         if (r < 0)

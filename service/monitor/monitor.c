@@ -253,7 +253,7 @@ static void start_kernel_watch(Manager *m) {
 static int on_terminate(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata) {
         Manager *m = userdata;
 
-        (void) sd_notify(false, "STOPPING=1\nSTATUS=Stopping.");
+        (void) sd_notify(false, "STATUS=Stopping."); /* STOPPING=1 when the loop ends: manager_run() */
         return sd_event_exit(m->event, EXIT_MONITOR_OK);
 }
 
@@ -325,10 +325,9 @@ int manager_new(const char *root, const ProbeSourceHook *hook, Manager **ret) {
                 r = sd_event_source_set_enabled(m->metrics_write, SD_EVENT_OFF);
         if (r >= 0)
                 r = sd_event_source_set_priority(m->metrics_write, SD_EVENT_PRIORITY_IDLE);
-        if (r >= 0)
-                r = sd_event_source_set_description(m->metrics_write, "metrics-write");
         if (r < 0)
                 return log_error_errno(r, "failed to set up the metrics write: %m");
+        (void) sd_event_source_set_description(m->metrics_write, "metrics-write");
         *ret = TAKE_PTR(m);
         return 0;
 
@@ -358,13 +357,14 @@ static int add_signal(Manager *m, int sig, sd_event_signal_handler_t handler, co
                 return r;
         /* floating: owned by the event loop */
         r = sd_event_source_set_floating(s, true);
-        if (r >= 0)
-                r = sd_event_source_set_description(s, description);
-        return r;
+        if (r < 0)
+                return r;
+        (void) sd_event_source_set_description(s, description);
+        return 0;
 }
 
 
-int manager_start(Manager *m) {
+static int start(Manager *m) {
         int r;
 
         /* The signals are blocked by the caller (before any thread exists). */
@@ -390,7 +390,15 @@ int manager_start(Manager *m) {
         return 0;
 }
 
-int manager_run(Manager *m) {
+int manager_start(Manager *m) {
+        int r = start(m);
+
+        if (r < 0)
+                (void) sd_notifyf(false, "STATUS=Failed to start: %s", strerror(-r));
+        return r;
+}
+
+static int run(Manager *m) {
         int r;
 
         if (m->exit_status != EXIT_MONITOR_OK)
@@ -401,5 +409,13 @@ int manager_run(Manager *m) {
                 log_error_errno(r, "event loop failed: %m");
                 return EXIT_MONITOR_ERROR;
         }
+        return r;
+}
+
+int manager_run(Manager *m) {
+        int r = run(m);
+
+        /* Once, however the daemon stops: SIGTERM, FailOn=, a failed loop. */
+        (void) sd_notify(false, "STOPPING=1");
         return r;
 }

@@ -64,9 +64,9 @@ typedef struct Manager {
  * hardware), or a test program's scripted sources. */
 int manager_new(const char *root, const ProbeSourceHook *hook, Manager **ret);
 Manager *manager_free(Manager *m);
-/* Signals, watchdog, the boot probe, READY=1. */
+/* Signals, watchdog, the boot probe, READY=1; on failure STATUS= says so. */
 int manager_start(Manager *m);
-/* Runs the loop; returns the exit status. */
+/* Runs the loop; returns the exit status. Sends STOPPING=1 at the end. */
 int manager_run(Manager *m);
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(Manager *, manager_free);
