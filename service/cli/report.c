@@ -10,7 +10,6 @@
 #include "escape.h"
 #include "journal-ids.h"
 #include "journal-sender.h"
-#include "kernel-watch.h"
 #include "format-util.h"
 #include "macro.h"
 #include "parse-util.h"
@@ -28,13 +27,6 @@ static const char *const report_mids[] = {
         RNG_MID_KERNEL_EXHAUSTED_STR, RNG_MID_KERNEL_FAILED_STR, RNG_MID_KERNEL_DISABLED_STR,
         RNG_MID_KERNEL_DEFECTIVE_STR,
 };
-
-static int verdict_rank(const char *v) {
-        for (int i = 0; i < _VERDICT_MAX; i++)
-                if (strcmp(v, verdict_to_string(i)) == 0)
-                        return i;
-        return -1;
-}
 
 /* Every string report shows comes from the journal: kept escaped
  * (escape.h), so that text and JSON (valid UTF-8) show it safely. */
@@ -112,7 +104,7 @@ static bool reason_valid(const char *v) {
 }
 
 static bool verdict_valid(const char *v) {
-        return verdict_rank(v) >= 0;
+        return verdict_from_string(v) >= 0;
 }
 
 /* The word fields report reads, and what the daemon writes in them. */
@@ -211,7 +203,8 @@ int report_add_entry(Report *r, sd_id128_t boot_id, uint64_t realtime_usec, cons
 
                 in->seen = true;
                 copy(in->verdict, sizeof(in->verdict), v);
-                if (verdict_rank(v) > verdict_rank(in->worst_verdict))
+                /* Ranked by the one verdict parser; "" (none yet) below all. */
+                if (verdict_from_string(v) > verdict_from_string(in->worst_verdict))
                         copy(in->worst_verdict, sizeof(in->worst_verdict), v);
                 in->attempts = field_u64(f, "RNG_TOTAL_ATTEMPTS");
                 in->failures = field_u64(f, "RNG_TOTAL_FAILURES");

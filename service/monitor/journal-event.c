@@ -52,10 +52,6 @@ void event_fields_done(EventFields *f) {
         f->n = 0;
 }
 
-int verdict_priority(RngInstruction i, Verdict v) {
-        return severity_priority(verdict_severity(i, v));
-}
-
 
 
 static int add_header(EventFields *f, const char *mid, int priority) {

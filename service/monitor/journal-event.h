@@ -56,10 +56,6 @@ int event_fields_addf(EventFields *f, const char *fmt, ...) __attribute__((forma
 const char *event_fields_get(const EventFields *f, const char *field);
 void event_fields_done(EventFields *f);
 
-/* syslog priority for an instruction's verdict: its severity's
- * (verdict_severity(): RDSEED exhausted is routine, notice; RDRAND
- * exhausted and broken are err; ...). */
-int verdict_priority(RngInstruction i, Verdict v);
 
 
 /* Probe result of one instruction (selected and in CPUID). */

@@ -9,19 +9,6 @@
 #include "journal-ids.h"
 #include "kernel-watch-event.h"
 
-Verdict kernel_rng_msg_kind_verdict(KernelRngMsgKind k) {
-        switch (k) {
-        case KERNEL_RNG_MSG_EXHAUSTED:
-        case KERNEL_RNG_MSG_FAILED:
-                return VERDICT_EXHAUSTED;
-        case KERNEL_RNG_MSG_DISABLED:
-                return VERDICT_DEGRADED;
-        case KERNEL_RNG_MSG_DEFECTIVE:
-        default:
-                return VERDICT_BROKEN;
-        }
-}
-
 int event_kernel(EventFields *f, const KernelEventInfo *in) {
         const char *name = rng_instruction_upper_to_string(in->instruction);
         Verdict v = in->own_probe ? VERDICT_OK : kernel_rng_msg_kind_verdict(in->kind);

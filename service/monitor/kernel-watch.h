@@ -55,7 +55,7 @@
 
 #include "kernel-counters.h"
 #include "macro.h"
-#include "kernel-watch-event.h" /* KernelEventInfo, event_kernel(), kernel_rng_msg_kind_verdict() */
+#include "kernel-watch-event.h" /* KernelEventInfo, event_kernel() */
 #include "verdict-source.h"
 #include "verdict.h"
 

@@ -14,23 +14,6 @@
 #include "monitor.h"
 #include "time-util.h"
 
-int monitor_exit_status_for_verdict(Verdict v) {
-        switch (v) {
-        case VERDICT_EXHAUSTED:
-                return EXIT_MONITOR_EXHAUSTED;
-        case VERDICT_BROKEN:
-                return EXIT_MONITOR_BROKEN;
-        case VERDICT_DEGRADED:
-                return EXIT_MONITOR_DEGRADED;
-        case VERDICT_UNSUPPORTED:
-                return EXIT_MONITOR_UNSUPPORTED;
-        case VERDICT_HIDDEN:
-                return EXIT_MONITOR_HIDDEN;
-        default:
-                return EXIT_MONITOR_FAIL_ON_OK;
-        }
-}
-
 static void send_config_error(const ConfigError *e, const char *action) {
         EventFields f = {};
         int r;
@@ -209,7 +192,7 @@ static void on_source_report(VerdictSource *source, const char *trigger, void *u
 
         /* FailOn= per instruction: RDSEED exhausted alone is routine. */
         if (fail_on_match(&m->fail_on, c.instr, &info.fail_verdict, &info.fail_instruction)) {
-                m->exit_status = monitor_exit_status_for_verdict(info.fail_verdict);
+                m->exit_status = verdict_exit_status(info.fail_verdict);
                 send_fields(event_policy_failure(&f, &info, m->exit_status), &f, LOG_CRIT, "FailOn= policy");
                 notify_status(m, status ?: "", false, true);
                 write_metrics(m); /* the failing verdict, before the exit */

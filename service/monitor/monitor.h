@@ -21,21 +21,14 @@
 #include "metrics.h"
 #include "monitor-probe.h"
 
-/* Exit status of `rng-health monitor` (rng-health(8)). */
+/* Exit status of `rng-health monitor` (rng-health(8)); a FailOn= match
+ * exits with its verdict's EXIT_VERDICT_* (3-8, verdict.h). */
 enum {
         EXIT_MONITOR_OK = 0,              /* stopped by SIGTERM/SIGINT */
         EXIT_MONITOR_ERROR = 1,           /* runtime error */
         EXIT_MONITOR_USAGE = 2,           /* bad arguments */
-        EXIT_MONITOR_EXHAUSTED = 3,       /* FailOn= matched: exhausted */
-        EXIT_MONITOR_BROKEN = 4,          /* FailOn= matched: broken */
-        EXIT_MONITOR_DEGRADED = 5,        /* FailOn= matched: degraded */
-        EXIT_MONITOR_UNSUPPORTED = 6,     /* FailOn= matched: unsupported */
-        EXIT_MONITOR_FAIL_ON_OK = 7,      /* FailOn= matched: ok (a drill of the failure path) */
-        EXIT_MONITOR_HIDDEN = 8,          /* FailOn= matched: hidden */
         EXIT_MONITOR_CONFIG = 78,         /* bad configuration at start (EX_CONFIG) */
 };
-
-int monitor_exit_status_for_verdict(Verdict v);
 
 typedef struct Manager {
         sd_event *event;

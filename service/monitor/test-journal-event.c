@@ -289,6 +289,20 @@ static void test_priorities_and_formats(void) {
         CHECK(strstr(verdict_consequence(RNG_RDRAND, VERDICT_EXHAUSTED), "boot seeding would panic"), "RDRAND exhausted");
         CHECK(!verdict_consequence(RNG_RDRAND, VERDICT_OK), "ok has no consequence");
 
+        /* One exit status per verdict (rng-health(8)): the monitor's on a
+         * FailOn= match, the probe's on exhausted and broken only. */
+        CHECK_EQ_INT(verdict_exit_status(VERDICT_EXHAUSTED), 3);
+        CHECK_EQ_INT(verdict_exit_status(VERDICT_BROKEN), 4);
+        CHECK_EQ_INT(verdict_exit_status(VERDICT_DEGRADED), 5);
+        CHECK_EQ_INT(verdict_exit_status(VERDICT_UNSUPPORTED), 6);
+        CHECK_EQ_INT(verdict_exit_status(VERDICT_OK), 7);
+        CHECK_EQ_INT(verdict_exit_status(VERDICT_HIDDEN), 8);
+        CHECK_EQ_INT(verdict_exit_code(VERDICT_EXHAUSTED), 3);
+        CHECK_EQ_INT(verdict_exit_code(VERDICT_BROKEN), 4);
+        for (Verdict v = VERDICT_UNSUPPORTED; v <= VERDICT_DEGRADED; v++)
+                CHECK_EQ_INT(verdict_exit_code(v), 0);
+
+
         fail_on_format(&fo, buf, sizeof(buf));
         CHECK(strcmp(buf, "none") == 0, "%s", buf);
         CHECK_EQ_INT(fail_on_add_word(&fo, "degraded"), 0);
