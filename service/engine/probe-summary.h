@@ -32,11 +32,3 @@ void probe_summarize(const ProbeReport *r, RngInstruction i, ProbeSummary *ret);
  * (verdict_consequence()); broken with nothing delivered is, for the
  * kernel, exhaustion. NULL: nothing to say. */
 const char *probe_summary_consequence(const ProbeSummary *s);
-
-/* "rct,apt": the failed output checks of a HealthCheck mask; "" if none. */
-void health_checks_format(unsigned failed, char *buf, size_t len);
-/* "3,16-31": the bit positions of a mask, ranges joined; "" if none. */
-void health_bits_format(uint64_t bits, char *buf, size_t len);
-/* The failed checks, with the failed bit positions named:
- * "zero-rate,bit-balance (bits 16-31)"; "" if none failed. */
-void health_result_format(const HealthResult *h, char *buf, size_t len);
