@@ -6,6 +6,7 @@
 
 #include "macro.h"
 #include "probe-json.h"
+#include "probe-summary.h"
 
 /* json_object_object_add() takes ownership; a NULL value becomes JSON null. */
 #define ADD(o, k, v) json_object_object_add((o), (k), (v))
@@ -109,10 +110,7 @@ static struct json_object *kernel_during_to_json(const ProbeRun *r) {
         if (!o)
                 return NULL;
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                ADD(o, rng_instruction_to_string(i),
-                    U64(r->kernel_after.exhausted[i] >= r->kernel_before.exhausted[i]
-                                ? r->kernel_after.exhausted[i] - r->kernel_before.exhausted[i]
-                                : 0));
+                ADD(o, rng_instruction_to_string(i), U64(probe_run_kernel_exhausted(r, i)));
         return o;
 }
 

@@ -45,13 +45,6 @@ static const char *overlap_column(const ProbeRun *run, char *buf, size_t len) {
         return buf;
 }
 
-/* The kernel's exhausted counters grew during a contention run. */
-static uint64_t kernel_exhausted_during(const ProbeRun *run, RngInstruction i) {
-        if (!run->have_kernel_counters || run->kernel_after.exhausted[i] < run->kernel_before.exhausted[i])
-                return 0;
-        return run->kernel_after.exhausted[i] - run->kernel_before.exhausted[i];
-}
-
 void probe_report_print_table(const ProbeReport *r, FILE *f) {
         unsigned n_runs = 0;
         char kbuf[256];
@@ -165,7 +158,7 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
 
                 for (unsigned j = 0; j < in->n_runs; j++)
                         for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++) {
-                                during[k] += kernel_exhausted_during(&in->runs[j], k);
+                                during[k] += probe_run_kernel_exhausted(&in->runs[j], k);
                                 any = any || in->runs[j].have_kernel_counters;
                         }
                 if (any && (during[RNG_RDRAND] || during[RNG_RDSEED]))

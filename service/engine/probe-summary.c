@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
 #include "macro.h"
-#include <string.h>
-
 #include "probe-summary.h"
 
 uint64_t probe_run_retry_exhausted(const ProbeRun *run) {
         return run->values_over_retries + (run->trailing_failures >= run->kernel_retries);
+}
+
+uint64_t probe_run_kernel_exhausted(const ProbeRun *run, RngInstruction i) {
+        if (!run->have_kernel_counters || run->kernel_after.exhausted[i] < run->kernel_before.exhausted[i])
+                return 0;
+        return run->kernel_after.exhausted[i] - run->kernel_before.exhausted[i];
 }
 
 /* Worse verdict first; then the higher failure rate; then more threads. */
@@ -18,32 +22,34 @@ static bool run_is_worse(const ProbeRun *a, const ProbeRun *b) {
         return a->threads > b->threads;
 }
 
-void probe_summarize(const ProbeReport *r, RngInstruction i, ProbeSummary *ret) {
-        const ProbeInstruction *in = &r->instr[i];
+void probe_instruction_summarize(ProbeInstruction *in) {
+        ProbeSummary *s = &in->summary;
 
-        *ret = (ProbeSummary) {
-                .instruction = i,
-                .verdict = in->verdict,
-                .runs = in->n_runs,
-        };
+        *s = (ProbeSummary) {};
         for (unsigned j = 0; j < in->n_runs; j++) {
                 const ProbeRun *run = &in->runs[j];
 
-                ret->attempts += run->attempts;
-                ret->failures += run->failures;
-                ret->retry_exhausted += probe_run_retry_exhausted(run);
-                ret->max_fail_streak = MAX(ret->max_fail_streak, run->longest_failure_streak);
-                if (!ret->worst || run_is_worse(run, ret->worst))
-                        ret->worst = run;
+                s->attempts += run->attempts;
+                s->failures += run->failures;
+                s->retry_exhausted += probe_run_retry_exhausted(run);
+                s->max_fail_streak = MAX(s->max_fail_streak, run->longest_failure_streak);
+                if (j > 0 && run_is_worse(run, &in->runs[s->worst]))
+                        s->worst = j;
         }
-        ret->probed = in->selected && in->n_runs > 0;
-        ret->failure_rate = ret->attempts > 0 ? (double) ret->failures / (double) ret->attempts : 0.0;
+        s->probed = in->selected && in->n_runs > 0;
+        s->failure_rate = s->attempts > 0 ? (double) s->failures / (double) s->attempts : 0.0;
 }
 
-const char *probe_summary_consequence(const ProbeSummary *s) {
-        if (!s->probed)
+const ProbeRun *probe_instruction_worst_run(const ProbeInstruction *in) {
+        return in->summary.probed ? &in->runs[in->summary.worst] : NULL;
+}
+
+const char *probe_instruction_consequence(const ProbeInstruction *in) {
+        const ProbeRun *worst = probe_instruction_worst_run(in);
+
+        if (!worst)
                 return NULL;
-        if (s->verdict == VERDICT_BROKEN && s->worst && s->worst->delivered == 0)
-                return verdict_consequence(s->instruction, VERDICT_EXHAUSTED);
-        return verdict_consequence(s->instruction, s->verdict);
+        if (in->verdict == VERDICT_BROKEN && worst->delivered == 0)
+                return verdict_consequence(in->instruction, VERDICT_EXHAUSTED);
+        return verdict_consequence(in->instruction, in->verdict);
 }

@@ -144,6 +144,18 @@ typedef struct ProbeParams {
 
 void probe_params_default(ProbeParams *ret);
 
+/* One instruction's runs in a few numbers, summed once by probe_run_all()
+ * (probe-summary.h) for the status line, the journal events and the
+ * report. */
+typedef struct ProbeSummary {
+        bool probed;                 /* selected, executes (CPUID, or hidden), and at least one run */
+        uint64_t attempts, failures; /* totals over the runs */
+        uint64_t retry_exhausted;    /* values that needed more than kernel_retries tries */
+        uint64_t max_fail_streak;
+        double failure_rate;         /* failures / attempts over the runs */
+        unsigned worst;              /* runs[worst] decided the verdict (when probed) */
+} ProbeSummary;
+
 typedef struct ProbeInstruction {
         RngInstruction instruction;
         bool selected;
@@ -169,6 +181,7 @@ typedef struct ProbeInstruction {
         uint32_t erratum_fixed_microcode;
         unsigned n_runs;
         ProbeRun runs[2 * RNG_N_WIDTHS];
+        ProbeSummary summary;
 } ProbeInstruction;
 
 typedef struct ProbeCpus {

@@ -71,52 +71,51 @@ static int add_run_fields(EventFields *f, RngInstruction i, const ProbeRun *run)
 
 int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, const char *trigger) {
         const ProbeInstruction *in = &r->instr[i];
-        const char *consequence;
+        const ProbeSummary *s = &in->summary; /* summed once by probe_run_all() */
+        const ProbeRun *worst = probe_instruction_worst_run(in);
+        const char *consequence = probe_instruction_consequence(in);
         const char *name = rng_instruction_upper_to_string(i);
         char rate[16], worst_rate[16];
-        ProbeSummary s;
         int k;
 
-        probe_summarize(r, i, &s);
-        if (!s.probed)
-                return -ENODATA;
-        consequence = probe_summary_consequence(&s);
+        if (!worst)
+                return -ENODATA; /* not probed */
 
-        k = add_header(f, RNG_MID_PROBE_RESULT_STR, verdict_priority(i, s.verdict));
+        k = add_header(f, RNG_MID_PROBE_RESULT_STR, verdict_priority(i, in->verdict));
         if (k < 0)
                 return k;
         EVENT_ADD(f, "MESSAGE=%s %s%s%s: %" PRIu64 " of %" PRIu64 " tries failed (%s) in %u run%s, "
                "%" PRIu64 " values needed more than %" PRIu64 " tries; deciding run: %u-bit %s on %u thread%s, "
                "%" PRIu64 " of %" PRIu64 " failed (%s), longest streak %" PRIu64 "%s%s%s%s%s",
-            name, verdict_to_string(s.verdict), consequence ? ", " : "", consequence ?: "", s.failures, s.attempts,
-            format_percent(s.failure_rate, rate, sizeof(rate)), s.runs, s.runs == 1 ? "" : "s", s.retry_exhausted,
-            in->kernel_retries, s.worst->width, probe_mode_to_string(s.worst->mode),
-            s.worst->threads, s.worst->threads == 1 ? "" : "s", s.worst->failures, s.worst->attempts,
-            format_percent(s.worst->failure_rate, worst_rate, sizeof(worst_rate)),
-            s.worst->longest_failure_streak,
+            name, verdict_to_string(in->verdict), consequence ? ", " : "", consequence ?: "", s->failures, s->attempts,
+            format_percent(s->failure_rate, rate, sizeof(rate)), in->n_runs, in->n_runs == 1 ? "" : "s", s->retry_exhausted,
+            in->kernel_retries, worst->width, probe_mode_to_string(worst->mode),
+            worst->threads, worst->threads == 1 ? "" : "s", worst->failures, worst->attempts,
+            format_percent(worst->failure_rate, worst_rate, sizeof(worst_rate)),
+            worst->longest_failure_streak,
             in->erratum ? "; matches the known erratum " : "", in->erratum ? in->erratum->id : "",
             in->erratum ? " (fix: " : "", in->erratum ? in->erratum->fix : "", in->erratum ? ")" : "");
-        k = add_run_fields(f, i, s.worst);
+        k = add_run_fields(f, i, worst);
         if (k < 0)
                 return k;
-        EVENT_ADD(f, "RNG_VERDICT=%s", verdict_to_string(s.verdict));
-        EVENT_ADD(f, "RNG_SEVERITY=%s", severity_to_string(verdict_severity(i, s.verdict)));
+        EVENT_ADD(f, "RNG_VERDICT=%s", verdict_to_string(in->verdict));
+        EVENT_ADD(f, "RNG_SEVERITY=%s", severity_to_string(verdict_severity(i, in->verdict)));
         if (consequence)
                 EVENT_ADD(f, "RNG_CONSEQUENCE=%s", consequence);
         EVENT_ADD(f, "RNG_HARDWARE_VERDICT=%s", verdict_to_string(in->hardware_verdict));
         EVENT_ADD(f, "RNG_CPUID=%s", in->cpuid ? "yes" : "no");
         EVENT_ADD(f, "RNG_CONTENTION_RUNS=%u", in->contention_runs);
         EVENT_ADD(f, "RNG_CONTENDED_RUNS=%u", in->contended_runs);
-        EVENT_ADD(f, "RNG_ATTEMPTS=%" PRIu64, s.worst->attempts);
-        EVENT_ADD(f, "RNG_FAILURES=%" PRIu64, s.worst->failures);
-        EVENT_ADD(f, "RNG_FAILURE_RATE=%.4f", s.worst->failure_rate);
-        EVENT_ADD(f, "RNG_MAX_FAIL_STREAK=%" PRIu64, s.worst->longest_failure_streak);
-        EVENT_ADD(f, "RNG_RETRY_EXHAUSTED=%" PRIu64, probe_run_retry_exhausted(s.worst));
-        EVENT_ADD(f, "RNG_RUNS=%u", s.runs);
-        EVENT_ADD(f, "RNG_TOTAL_ATTEMPTS=%" PRIu64, s.attempts);
-        EVENT_ADD(f, "RNG_TOTAL_FAILURES=%" PRIu64, s.failures);
-        EVENT_ADD(f, "RNG_TOTAL_FAILURE_RATE=%.4f", s.failure_rate);
-        EVENT_ADD(f, "RNG_TOTAL_RETRY_EXHAUSTED=%" PRIu64, s.retry_exhausted);
+        EVENT_ADD(f, "RNG_ATTEMPTS=%" PRIu64, worst->attempts);
+        EVENT_ADD(f, "RNG_FAILURES=%" PRIu64, worst->failures);
+        EVENT_ADD(f, "RNG_FAILURE_RATE=%.4f", worst->failure_rate);
+        EVENT_ADD(f, "RNG_MAX_FAIL_STREAK=%" PRIu64, worst->longest_failure_streak);
+        EVENT_ADD(f, "RNG_RETRY_EXHAUSTED=%" PRIu64, probe_run_retry_exhausted(worst));
+        EVENT_ADD(f, "RNG_RUNS=%u", in->n_runs);
+        EVENT_ADD(f, "RNG_TOTAL_ATTEMPTS=%" PRIu64, s->attempts);
+        EVENT_ADD(f, "RNG_TOTAL_FAILURES=%" PRIu64, s->failures);
+        EVENT_ADD(f, "RNG_TOTAL_FAILURE_RATE=%.4f", s->failure_rate);
+        EVENT_ADD(f, "RNG_TOTAL_RETRY_EXHAUSTED=%" PRIu64, s->retry_exhausted);
         EVENT_ADD(f, "RNG_KERNEL_RETRIES=%" PRIu64, in->kernel_retries);
         EVENT_ADD(f, "RNG_KERNEL_RETRIES_SOURCE=%s", kernel_retries_source_to_string(in->kernel_retries_source));
         EVENT_ADD(f, "RNG_PROBE_USEC=%" PRIu64, r->wall_nsec / 1000);

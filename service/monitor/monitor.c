@@ -12,6 +12,7 @@
 #include "kernel-counters.h"
 #include "macro.h"
 #include "monitor.h"
+#include "probe-summary.h"
 #include "time-util.h"
 
 static void send_config_error(const ConfigError *e, const char *action) {
@@ -143,15 +144,9 @@ static void note_own_load(Manager *m) {
                 return;
         m->own_load_probe_serial = serial;
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                for (unsigned j = 0; j < report->instr[i].n_runs; j++) {
-                        const ProbeRun *run = &report->instr[i].runs[j];
-
-                        if (!run->have_kernel_counters)
-                                continue;
+                for (unsigned j = 0; j < report->instr[i].n_runs; j++)
                         for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++)
-                                if (run->kernel_after.exhausted[k] > run->kernel_before.exhausted[k])
-                                        load[k] += run->kernel_after.exhausted[k] - run->kernel_before.exhausted[k];
-                }
+                                load[k] += probe_run_kernel_exhausted(&report->instr[i].runs[j], k);
         for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++) {
                 if (load[k] == 0)
                         continue;

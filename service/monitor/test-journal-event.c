@@ -80,16 +80,19 @@ static void test_probe_result(void) {
 static void test_exhausted_and_status(void) {
         const bool cpuid[2] = { true, true };
         _cleanup_free_ char *status = NULL;
-        ProbeSummary s;
+        const ProbeInstruction *in;
+        const ProbeRun *worst;
         ProbeReport r;
         EventFields f = {};
 
         /* 60 % failures: some values need more than 10 tries (0.6^10 = 0.6 %). */
         make_report(SCRIPT_RANDOM_FAIL, 0.6, 0, cpuid, &r);
-        probe_summarize(&r, RNG_RDSEED, &s);
-        CHECK_EQ_INT(s.verdict, VERDICT_EXHAUSTED);
-        CHECK(s.retry_exhausted > 0, "retry_exhausted = %llu", (unsigned long long) s.retry_exhausted);
-        CHECK(s.worst && s.worst->verdict == VERDICT_EXHAUSTED, "worst run not exhausted");
+        in = &r.instr[RNG_RDSEED];
+        worst = probe_instruction_worst_run(in);
+        CHECK_EQ_INT(in->verdict, VERDICT_EXHAUSTED);
+        CHECK(in->summary.retry_exhausted > 0, "retry_exhausted = %llu", (unsigned long long) in->summary.retry_exhausted);
+        CHECK(worst && worst->verdict == VERDICT_EXHAUSTED, "worst run not exhausted");
+
 
         CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
         check_field(&f, "RNG_VERDICT", "exhausted");
