@@ -19,7 +19,7 @@
 #include "macro.h"
 #include "metrics-file.h"
 #include "metrics.h"
-#include "monitor-probe.h"
+#include "probe-watch.h"
 
 /* Exit status of `rng-health monitor` (rng-health(8)); a FailOn= match
  * exits with its verdict's EXIT_VERDICT_* (3-8, verdict.h). */

@@ -7,7 +7,7 @@
 #include "journal-event.h"
 #include "journal-kernel-log.h"
 #include "macro.h"
-#include "monitor-probe.h"
+#include "probe-watch.h"
 #include "probe-errata.h"
 #include "status.h"
 
