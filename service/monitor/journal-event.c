@@ -185,16 +185,13 @@ int event_unavailable(EventFields *f, const ProbeInstruction *in) {
 }
 
 static int add_verdict_context(EventFields *f, const VerdictEventInfo *info) {
-        char mask[64];
-
         EVENT_ADD(f, "RNG_VERDICT=%s", verdict_to_string(info->verdict));
         EVENT_ADD(f, "RNG_SEVERITY=%s", severity_to_string(info->severity));
         if (info->instr_verdicts) {
                 EVENT_ADD(f, "RNG_RDRAND_VERDICT=%s", verdict_to_string(info->instr_verdicts[RNG_RDRAND]));
                 EVENT_ADD(f, "RNG_RDSEED_VERDICT=%s", verdict_to_string(info->instr_verdicts[RNG_RDSEED]));
         }
-        fail_on_format(info->fail_on ?: &(FailOn) {}, mask, sizeof(mask));
-        EVENT_ADD(f, "RNG_FAIL_ON=%s", mask);
+        EVENT_ADD(f, "RNG_FAIL_ON=%s", info->fail_on ?: "none");
         EVENT_ADD(f, "RNG_CONFIDENTIAL_VM=%s", info->cvm ?: "none");
         if (info->trigger)
                 EVENT_ADD(f, "RNG_TRIGGER=%s", info->trigger);
@@ -221,15 +218,14 @@ int event_verdict(EventFields *f, const VerdictEventInfo *info) {
 }
 
 int event_policy_failure(EventFields *f, const VerdictEventInfo *info, int exit_status) {
-        char mask[64];
         int k;
 
-        fail_on_format(info->fail_on ?: &(FailOn) {}, mask, sizeof(mask));
         k = add_header(f, RNG_MID_POLICY_FAILURE_STR, LOG_CRIT);
         if (k < 0)
                 return k;
         EVENT_ADD(f, "MESSAGE=Hardware RNG verdict %s %s is in FailOn=%s%s: exiting with status %d",
-            rng_instruction_upper_to_string(info->fail_instruction), verdict_to_string(info->fail_verdict), mask,
+            rng_instruction_upper_to_string(info->fail_instruction), verdict_to_string(info->fail_verdict),
+            info->fail_on ?: "none",
             info->cvm && strcmp(info->cvm, "none") != 0 ? " (confidential VM)" : "", exit_status);
         EVENT_ADD(f, "RNG_EXIT_STATUS=%d", exit_status);
         EVENT_ADD(f, "RNG_FAIL_INSTRUCTION=%s", rng_instruction_upper_to_string(info->fail_instruction));
@@ -275,3 +271,11 @@ int event_send(const EventFields *f) {
         return r;
 }
 
+int event_emit(int r, EventFields *f, int priority, const char *what) {
+        if (r >= 0)
+                r = event_send(f);
+        if (r < 0 && r != -ENODATA)
+                (void) log_full_errno(priority, r, "failed to send %s event: %m", what);
+        event_fields_done(f);
+        return r;
+}

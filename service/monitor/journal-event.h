@@ -76,7 +76,7 @@ typedef struct VerdictEventInfo {
         const char *status;            /* the STATUS= line */
         const Verdict *instr_verdicts; /* [_RNG_INSTRUCTION_MAX] or NULL */
         const char *cvm;               /* "none", "tdx", ... */
-        const FailOn *fail_on;         /* NULL: none */
+        const char *fail_on;           /* FailOn= in effect, fail_on_format()'s; NULL: "none" */
         /* A FailOn= match: the instruction and its verdict that matched. */
         RngInstruction fail_instruction;
         Verdict fail_verdict;
@@ -92,4 +92,10 @@ int event_config_invalid(EventFields *f, const char *file, unsigned line, const 
  * the journal refused it, also print MESSAGE there (once, at the event's
  * PRIORITY). Returns sd_journal_sendv()'s result. */
 int event_send(const EventFields *f);
+
+/* The one way to send an event a builder made: r is the builder's result;
+ * sends it, or logs once at priority why not ("failed to send WHAT event:
+ * ...", the builder's or the journal's error). -ENODATA from a builder
+ * (nothing to send) is no error. Frees the fields; returns the error. */
+int event_emit(int r, EventFields *f, int priority, const char *what);
 

@@ -47,7 +47,7 @@ struct KernelWatch {
         KernelWatchCounters counters;
         uint64_t own_pending[_RNG_INSTRUCTION_MAX]; /* own probe's exhaustions not yet recorded */
 
-        char *status;
+        bool reported;   /* reported at least once (kernel_watch_new() reports once) */
         bool no_journal; /* no journal file to follow (no journald): said in the status */
 };
 
@@ -85,12 +85,18 @@ static int journal_has_serial(sd_journal *j, sd_id128_t boot, uint64_t serial, c
 
 /* --- verdict and status -------------------------------------------------------- */
 
+/* Reports the state's verdicts and status, and the counter snapshot the
+ * state was accounted with (the Manager's metrics show it: one read, one
+ * rule on a failed read, kernel_watch_counters_update()). */
 static int watch_update_verdict(KernelWatch *w) {
-        Verdict v[_RNG_INSTRUCTION_MAX];
-        char *status;
+        _cleanup_free_ char *status = NULL;
+        VerdictReport report = {
+                .trigger = "kernel",
+                .counters = w->counters.have ? &w->counters.snapshot : NULL,
+        };
         int r;
 
-        r = kernel_watch_state_verdict(&w->state, w->counters.have, v, &status);
+        r = kernel_watch_state_verdict(&w->state, w->counters.have, report.instr, &status);
         if (r < 0)
                 return r;
         if (w->no_journal) {
@@ -98,14 +104,14 @@ static int watch_update_verdict(KernelWatch *w) {
 
                 /* The counters (if any) are still watched: say what is not. */
                 r = asprintf(&s, "%s; no journal: kernel messages not followed", status);
-                free(status);
                 if (r < 0)
                         return -ENOMEM;
+                free(status);
                 status = s;
         }
-        free(w->status);
-        w->status = status;
-        return verdict_source_report(w->source, v, w->status, "kernel");
+        report.status = status;
+        w->reported = true;
+        return verdict_source_report_full(w->source, &report);
 }
 
 /* --- recording ------------------------------------------------------------------ */
@@ -126,17 +132,6 @@ static const KernelCounters *watch_read_counters(KernelWatch *w) {
         else if (was_stale && !w->counters.stale)
                 log_notice("Kernel watch: the kernel's RNG counters can be read again");
         return ret;
-}
-
-static int send_event(const KernelEventInfo *info) {
-        EventFields f = {};
-        int r;
-
-        r = event_kernel(&f, info);
-        if (r >= 0)
-                r = event_send(&f);
-        event_fields_done(&f);
-        return r;
 }
 
 /* Records every bucket with messages, and failures the counters show beyond
@@ -193,9 +188,9 @@ static int watch_flush(KernelWatch *w) {
                 }
         }
         for (size_t k = 0; k < step.n_events; k++) {
-                r = send_event(&step.events[k]);
-                if (r < 0)
-                        log_error_errno(r, "Kernel watch: cannot send an event to the journal: %m");
+                EventFields f = {};
+
+                (void) event_emit(event_kernel(&f, &step.events[k]), &f, LOG_ERR, "kernel watch");
         }
         if (w->state_dir) {
                 r = kernel_watch_state_commit(w->state_dir);
@@ -556,7 +551,7 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *sou
         r = watch_read_journal(w, true);
         if (r < 0)
                 return r;
-        if (!w->status) {
+        if (!w->reported) {
                 r = watch_update_verdict(w);
                 if (r < 0)
                         return r;
@@ -592,7 +587,6 @@ KernelWatch *kernel_watch_free(KernelWatch *w) {
         kernel_watch_state_done(&w->state);
         free(w->state_dir);
         free(w->sysfs_root);
-        free(w->status);
         free(w);
         return NULL;
 }

@@ -9,7 +9,6 @@
 #include <systemd/sd-daemon.h>
 
 #include "journal-event.h"
-#include "kernel-counters.h"
 #include "macro.h"
 #include "monitor.h"
 #include "probe-summary.h"
@@ -48,6 +47,7 @@ static void update_policy(Manager *m) {
                 m->cvm = m->cvm_detected != CVM_NONE;
         }
         m->fail_on = config_fail_on(&m->config, m->cvm);
+        fail_on_format(&m->fail_on, m->fail_on_text, sizeof(m->fail_on_text));
 }
 
 /* "tdx", "sev-snp", ...; "forced" for ConfidentialVM=yes where nothing was
@@ -61,53 +61,30 @@ static const char *cvm_name(const Manager *m) {
 }
 
 static void notify_status(const Manager *m, const char *status, bool ready, bool failing) {
-        char mask[64];
-
-        fail_on_format(&m->fail_on, mask, sizeof(mask));
         (void) sd_notifyf(false, "%sSTATUS=%s%s%s%s%s%s%s", ready ? "READY=1\n" : "",
-                          failing ? "FAILED (FailOn=" : "", failing ? mask : "", failing ? "): " : "", status,
+                          failing ? "FAILED (FailOn=" : "", failing ? m->fail_on_text : "", failing ? "): " : "", status,
                           m->cvm ? "; confidential VM: " : "", m->cvm ? cvm_name(m) : "",
                           m->reload_failed ? "; configuration error on reload, previous configuration kept (see journalctl -u rng-health)" : "");
-}
-
-static void send_fields(int r, EventFields *f, int priority, const char *what) {
-        if (r >= 0)
-                r = event_send(f);
-        if (r < 0)
-                (void) log_full_errno(priority, r, "failed to send %s event: %m", what);
-        event_fields_done(f);
 }
 
 #ifndef PROJECT_VERSION
 #define PROJECT_VERSION "unknown"
 #endif
 
-/* After every report (a probe's verdict, a kernel event): the last probe's
- * figures go into the metrics (metrics.h) at once, so that no probe is
- * lost; the file is written later, by write_metrics(). */
+/* After every report (a probe's verdict, a kernel event): the file is
+ * written later, by write_metrics(). */
 static void note_metrics(Manager *m) {
-        const ProbeReport *report;
-        uint64_t serial;
-        struct timespec ts;
-
         if (!m->config.metrics_path[0])
                 return;
-        report = probe_watch_last_report(m->probe, &serial);
-        if (report && serial != m->metrics_probe_serial) {
-                clock_gettime(CLOCK_REALTIME, &ts);
-                metrics_add_probe(&m->metrics, report,
-                                  (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u);
-                m->metrics_probe_serial = serial;
-        }
         m->metrics_pending = true;
         (void) sd_event_source_set_enabled(m->metrics_write, SD_EVENT_ONESHOT);
 }
 
-/* The metrics file from the metrics, the kernel watch's verdict and the
- * kernel's counters as they are now. A failed write is logged once there. */
+/* The metrics file from the metrics, the last probe's report, the kernel
+ * watch's verdict and its counter snapshot. A failed write is logged once
+ * there. */
 static void write_metrics(Manager *m) {
         _cleanup_free_ char *text = NULL;
-        KernelCounters c;
 
         if (!m->metrics_pending)
                 return;
@@ -115,9 +92,13 @@ static void write_metrics(Manager *m) {
         (void) sd_event_source_set_enabled(m->metrics_write, SD_EVENT_OFF);
         if (!m->config.metrics_path[0])
                 return;
-        metrics_set_kernel_verdict(&m->metrics, m->kernel_source.reported, m->kernel_source.instr);
-        metrics_set_kernel_counters(&m->metrics, kernel_counters_read(m->root, &c) >= 0 ? &c : NULL);
-        text = metrics_format(&m->metrics, &(MetricsInfo) { .version = PROJECT_VERSION, .confidential_vm = cvm_name(m) });
+        text = metrics_format(&m->metrics, &(MetricsInfo) {
+                .version = PROJECT_VERSION,
+                .confidential_vm = cvm_name(m),
+                .probe = m->probe_report,
+                .kernel_verdict = m->kernel_source.reported ? m->kernel_source.instr : NULL,
+                .kernel_counters = m->have_kernel_counters ? &m->kernel_counters : NULL,
+        });
         if (!text) {
                 log_warning("metrics: out of memory");
                 return;
@@ -135,14 +116,9 @@ static int on_metrics_write(sd_event_source *s, void *userdata) {
 
 /* A new probe's own load: how much the kernel's exhausted counters grew
  * across its contention runs, for the kernel watch to keep apart. */
-static void note_own_load(Manager *m) {
-        const ProbeReport *report;
-        uint64_t serial, load[_RNG_INSTRUCTION_MAX] = {};
+static void note_own_load(Manager *m, const ProbeReport *report) {
+        uint64_t load[_RNG_INSTRUCTION_MAX] = {};
 
-        report = probe_watch_last_report(m->probe, &serial);
-        if (!report || serial == m->own_load_probe_serial)
-                return;
-        m->own_load_probe_serial = serial;
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
                 for (unsigned j = 0; j < report->instr[i].n_runs; j++)
                         for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++)
@@ -157,38 +133,60 @@ static void note_own_load(Manager *m) {
         }
 }
 
-/* A verdict source reported: the verdict event on a change, STATUS=, and
- * FailOn=. The listener of both sources. */
-static void on_source_report(VerdictSource *source, const char *trigger, void *userdata) {
+/* A new probe's report, taken from the probe watch's report: its counts
+ * into the metrics at once (so that no probe is lost), its own load to the
+ * kernel watch, and kept as the last probe. */
+static void take_probe_report(Manager *m, ProbeReport *report) {
+        struct timespec ts;
+
+        if (m->config.metrics_path[0]) {
+                clock_gettime(CLOCK_REALTIME, &ts);
+                metrics_add_probe(&m->metrics, report, (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u);
+        }
+        note_own_load(m, report);
+        free(m->probe_report);
+        m->probe_report = report;
+}
+
+/* A verdict source reported: what its report carries is taken, then the
+ * verdict event on a change, STATUS=, and FailOn=. The listener of both
+ * sources. */
+static void on_source_report(VerdictSource *source, VerdictReport *report, void *userdata) {
         Manager *m = userdata;
         _cleanup_free_ char *status = aggregator_status(&m->aggregator);
         AggregatorChange c;
         VerdictEventInfo info;
         EventFields f = {};
 
+        if (report->probe)
+                take_probe_report(m, TAKE_PTR(report->probe));
+        if (source == &m->kernel_source) {
+                m->have_kernel_counters = report->counters;
+                if (report->counters)
+                        m->kernel_counters = *report->counters;
+        }
         note_metrics(m);
-        note_own_load(m);
         if (!aggregator_announce(&m->aggregator, &c))
                 return;
         info = (VerdictEventInfo) {
                 .verdict = c.verdict,
                 .severity = c.severity,
-                .trigger = trigger,
+                .trigger = report->trigger,
                 .source = source->name,
                 .status = status,
                 .instr_verdicts = c.instr,
                 .cvm = cvm_name(m),
-                .fail_on = &m->fail_on,
+                .fail_on = m->fail_on_text,
                 .have_previous = !c.first,
                 .previous = c.previous,
         };
         if (c.changed)
-                send_fields(event_verdict(&f, &info), &f, LOG_WARNING, "verdict");
+                (void) event_emit(event_verdict(&f, &info), &f, LOG_WARNING, "verdict");
 
         /* FailOn= per instruction: RDSEED exhausted alone is routine. */
         if (fail_on_match(&m->fail_on, c.instr, &info.fail_verdict, &info.fail_instruction)) {
                 m->exit_status = verdict_exit_status(info.fail_verdict);
-                send_fields(event_policy_failure(&f, &info, m->exit_status), &f, LOG_CRIT, "FailOn= policy");
+                (void) event_emit(event_policy_failure(&f, &info, m->exit_status), &f, LOG_CRIT, "FailOn= policy");
                 notify_status(m, status ?: "", false, true);
                 write_metrics(m); /* the failing verdict, before the exit */
                 (void) sd_event_exit(m->event, m->exit_status);
@@ -321,6 +319,7 @@ Manager *manager_free(Manager *m) {
         verdict_source_done(&m->kernel_source);
         verdict_source_done(&m->probe_source);
         sd_event_unref(m->event);
+        free(m->probe_report);
         free(m->root);
         free(m);
         return NULL;

@@ -37,13 +37,15 @@ typedef struct Manager {
         ConfidentialVm cvm_detected;
         bool cvm;               /* treated as a confidential VM: detected, or ConfidentialVM= */
         FailOn fail_on;         /* FailOn= in effect (config_fail_on()) */
+        char fail_on_text[64];  /* the same, formatted once per load (fail_on_format()) */
         VerdictSource probe_source, kernel_source;
         Aggregator aggregator;  /* over the two sources */
         ProbeWatch *probe;
         KernelWatch *kernel;    /* NULL until started, or if it could not be */
-        Metrics metrics;        /* what the metrics file says */
-        uint64_t metrics_probe_serial; /* the last probe added to it */
-        uint64_t own_load_probe_serial; /* the last probe whose own load went to the kernel watch */
+        ProbeReport *probe_report; /* the last probe's, taken from the probe watch's report */
+        bool have_kernel_counters;
+        KernelCounters kernel_counters; /* the kernel watch's last snapshot, from its report */
+        Metrics metrics;        /* the counts summed over the probes */
         uint64_t own_load[_RNG_INSTRUCTION_MAX]; /* the boot probe's, for the kernel watch to come */
         MetricsFile metrics_file;
         sd_event_source *metrics_write; /* deferred write of the file, after the report */

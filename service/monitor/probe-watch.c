@@ -26,18 +26,7 @@ struct ProbeWatch {
          * while the daemon runs, and every probe would re-read /proc/cpuinfo. */
         bool have_cpu;
         CpuId cpu;
-        Verdict verdicts[_RNG_INSTRUCTION_MAX];
-        ProbeReport *last;     /* the last probe's report, for the metrics */
-        uint64_t n_probes;
 };
-
-static void send_event(int r, EventFields *f, const char *what) {
-        if (r >= 0)
-                r = event_send(f);
-        if (r < 0 && r != -ENODATA)
-                log_warning_errno(r, "failed to send %s event: %m", what);
-        event_fields_done(f);
-}
 
 static void send_unavailable(ProbeWatch *w, const ProbeReport *report) {
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
@@ -52,7 +41,7 @@ static void send_unavailable(ProbeWatch *w, const ProbeReport *report) {
                 w->unavailable_known[i] = true;
                 w->unavailable_cpuid[i] = in->cpuid;
                 w->unavailable_kernel[i] = in->kernel.state;
-                send_event(event_unavailable(&f, in), &f, "unavailable");
+                (void) event_emit(event_unavailable(&f, in), &f, LOG_WARNING, "unavailable");
         }
 }
 
@@ -63,10 +52,10 @@ static void send_results(const ProbeReport *report, const char *trigger) {
 
                 if (!in->selected || in->n_runs == 0)
                         continue;
-                send_event(event_probe_result(&f, report, i, trigger), &f, "probe result");
+                (void) event_emit(event_probe_result(&f, report, i, trigger), &f, LOG_WARNING, "probe result");
                 for (unsigned j = 0; j < in->n_runs; j++)
                         if (in->runs[j].health.failed) {
-                                send_event(event_output_check(&f, i, &in->runs[j], trigger), &f, "output check");
+                                (void) event_emit(event_output_check(&f, i, &in->runs[j], trigger), &f, LOG_WARNING, "output check");
                         }
         }
 }
@@ -112,6 +101,7 @@ static int run_probe(const ProbeWatch *w, ProbeReport *report) {
 static int watch_run(ProbeWatch *w, const char *trigger) {
         _cleanup_free_ ProbeReport *report = NULL;
         _cleanup_free_ char *status = NULL;
+        VerdictReport vr = { .trigger = trigger };
         int r;
 
         /* ~15 KiB: kept off the event loop's stack. */
@@ -126,28 +116,23 @@ static int watch_run(ProbeWatch *w, const char *trigger) {
 
         send_unavailable(w, report);
         send_results(report, trigger);
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                w->verdicts[i] = report->instr[i].verdict;
-        free(w->last);
-        w->last = TAKE_PTR(report);
-
-        w->n_probes++;
 
         /* Re-arm first: no early return below may stop periodic probing. */
         r = probe_watch_arm(w);
         if (r < 0)
                 log_error_errno(r, "failed to arm the re-probe timer: %m");
 
-        status = status_format_probe(w->last);
+        status = status_format_probe(report);
         if (!status)
                 return -ENOMEM;
-        {
-                Verdict instr[_RNG_INSTRUCTION_MAX];
-
-                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                        instr[i] = w->last->instr[i].verdict;
-                return verdict_source_report(w->source, instr, status, trigger);
-        }
+        /* The whole report goes to the listener, which may keep it. */
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                vr.instr[i] = report->instr[i].verdict;
+        vr.status = status;
+        vr.probe = TAKE_PTR(report);
+        r = verdict_source_report_full(w->source, &vr);
+        free(vr.probe);
+        return r;
 }
 
 /* Logs its error (once, here); the callers only act on it. */
@@ -190,15 +175,6 @@ int probe_watch_arm(ProbeWatch *w) {
         return sd_event_source_set_enabled(w->timer, SD_EVENT_ONESHOT);
 }
 
-const ProbeReport *probe_watch_last_report(const ProbeWatch *w, uint64_t *ret_serial) {
-        *ret_serial = w->n_probes;
-        return w->last;
-}
-
-const Verdict *probe_watch_instruction_verdicts(const ProbeWatch *w) {
-        return w->verdicts;
-}
-
 int probe_watch_new(sd_event *e, const Config *config, const char *sysfs_root, const ProbeSourceHook *hook,
                     VerdictSource *source, ProbeWatch **ret) {
         ProbeWatch *w;
@@ -228,7 +204,6 @@ ProbeWatch *probe_watch_free(ProbeWatch *w) {
         (void) verdict_source_detach(&w->source);
         sd_event_source_disable_unref(w->timer);
         sd_event_unref(w->event);
-        free(w->last);
         free(w->sysfs_root);
         free(w);
         return NULL;

@@ -3,8 +3,9 @@
 
 /* The probe as a verdict source of the daemon: runs the probe engine at
  * boot, on reload and on a re-probe timer, sends the per-instruction
- * journal events and reports its verdict and status fragment through its
- * VerdictSource (verdict-source.h). Knows nothing of the Manager. */
+ * journal events and reports its verdict, status fragment and whole
+ * report through its VerdictSource (verdict-source.h); it keeps no report.
+ * Knows nothing of the Manager. */
 
 #include <systemd/sd-event.h>
 
@@ -38,13 +39,6 @@ ProbeWatch *probe_watch_free(ProbeWatch *w);
 int probe_watch_run(ProbeWatch *w, const char *trigger);
 /* Arm (or disarm, for an interval of 0) the re-probe timer. */
 int probe_watch_arm(ProbeWatch *w);
-
-/* The last probe's report (NULL before the first) and how many probes
- * were made: the serial tells a new probe from the one already seen. */
-const ProbeReport *probe_watch_last_report(const ProbeWatch *w, uint64_t *ret_serial);
-
-/* The per-instruction verdicts of the last probe ([_RNG_INSTRUCTION_MAX]). */
-const Verdict *probe_watch_instruction_verdicts(const ProbeWatch *w);
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(ProbeWatch *, probe_watch_free);
 

@@ -215,6 +215,7 @@ static void test_verdict_events(void) {
         const Verdict iv[2] = { VERDICT_OK, VERDICT_EXHAUSTED };
         const FailOn fo = { .mask = { (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN),
                                       (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN) } };
+        char mask[64];
         VerdictEventInfo info = {
                 .verdict = VERDICT_EXHAUSTED,
                 .severity = SEVERITY_NOTICE,
@@ -222,11 +223,13 @@ static void test_verdict_events(void) {
                 .status = "RDRAND ok; RDSEED exhausted",
                 .instr_verdicts = iv,
                 .cvm = "tdx",
-                .fail_on = &fo,
+                .fail_on = mask,
                 .fail_instruction = RNG_RDSEED,
                 .fail_verdict = VERDICT_EXHAUSTED,
         };
         EventFields f = {};
+
+        fail_on_format(&fo, mask, sizeof(mask)); /* as the Manager does, once per configuration */
 
         CHECK_EQ_INT(event_verdict(&f, &info), 0);
         check_field(&f, "MESSAGE_ID", RNG_MID_VERDICT_BOOT_STR);
@@ -353,12 +356,12 @@ typedef struct Heard {
         bool announced;
 } Heard;
 
-static void hear(VerdictSource *s, const char *trigger, void *userdata) {
+static void hear(VerdictSource *s, VerdictReport *report, void *userdata) {
         Heard *h = userdata;
 
         h->calls++;
         h->source = s;
-        h->trigger = trigger;
+        h->trigger = report->trigger;
         h->announced = aggregator_announce(h->a, &h->change);
 }
 

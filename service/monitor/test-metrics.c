@@ -131,9 +131,13 @@ static char *two_probes(void) {
         metrics_add_probe(&m, r, 1700000000123456u);
         r->instr[RNG_RDSEED].verdict = VERDICT_BROKEN;
         metrics_add_probe(&m, r, 1700000100000001u);
-        metrics_set_kernel_verdict(&m, true, (const Verdict[]) { VERDICT_OK, VERDICT_DEGRADED });
-        metrics_set_kernel_counters(&m, &c);
-        return metrics_format(&m, &(MetricsInfo) { .version = "0.1.0", .confidential_vm = "tdx" });
+        return metrics_format(&m, &(MetricsInfo) {
+                .version = "0.1.0",
+                .confidential_vm = "tdx",
+                .probe = r, /* the last probe's report */
+                .kernel_verdict = (const Verdict[]) { VERDICT_OK, VERDICT_DEGRADED },
+                .kernel_counters = &c,
+        });
 }
 
 static void test_probes(const char *out) {

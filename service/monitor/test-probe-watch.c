@@ -20,11 +20,11 @@ typedef struct Heard {
         char trigger[16];
 } Heard;
 
-static void on_report(VerdictSource *s, const char *trigger, void *userdata) {
+static void on_report(VerdictSource *s, VerdictReport *report, void *userdata) {
         Heard *h = userdata;
 
         h->reports++;
-        snprintf(h->trigger, sizeof(h->trigger), "%s", trigger);
+        snprintf(h->trigger, sizeof(h->trigger), "%s", report->trigger);
 }
 
 static Script scripts[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS];
