@@ -52,9 +52,7 @@ void event_fields_done(EventFields *f) {
         f->n = 0;
 }
 
-
-
-static int add_header(EventFields *f, const char *mid, int priority) {
+int event_add_header(EventFields *f, const char *mid, int priority) {
         EVENT_ADD(f, "MESSAGE_ID=%s", mid);
         EVENT_ADD(f, "PRIORITY=%d", priority);
         EVENT_ADD(f, "SYSLOG_IDENTIFIER=rng-health");
@@ -81,7 +79,7 @@ int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, c
         if (!worst)
                 return -ENODATA; /* not probed */
 
-        k = add_header(f, RNG_MID_PROBE_RESULT_STR, verdict_priority(i, in->verdict));
+        k = event_add_header(f, RNG_MID_PROBE_RESULT_STR, verdict_priority(i, in->verdict));
         if (k < 0)
                 return k;
         EVENT_ADD(f, "MESSAGE=%s %s%s%s: %" PRIu64 " of %" PRIu64 " tries failed (%s) in %u run%s, "
@@ -137,7 +135,7 @@ int event_output_check(EventFields *f, RngInstruction i, const ProbeRun *run, co
         health_checks_format(run->health.failed, checks, sizeof(checks));
         health_result_format(&run->health, named, sizeof(named));
         health_bits_format(run->health.failed_bits, bits, sizeof(bits));
-        k = add_header(f, RNG_MID_OUTPUT_CHECK_STR, LOG_ERR);
+        k = event_add_header(f, RNG_MID_OUTPUT_CHECK_STR, LOG_ERR);
         if (k < 0)
                 return k;
         EVENT_ADD(f, "MESSAGE=%s %u-bit %s run on %u thread%s: output check failed: %s (%" PRIu64 " values checked)",
@@ -161,7 +159,7 @@ int event_unavailable(EventFields *f, const ProbeInstruction *in) {
 
         if (in->cpuid && in->kernel.state != KERNEL_STATE_DISABLED)
                 return -ENODATA;
-        k = add_header(f, RNG_MID_UNAVAILABLE_STR, in->cpuid ? LOG_WARNING : LOG_NOTICE);
+        k = event_add_header(f, RNG_MID_UNAVAILABLE_STR, in->cpuid ? LOG_WARNING : LOG_NOTICE);
         if (k < 0)
                 return k;
         if (hidden)
@@ -201,7 +199,7 @@ static int add_verdict_context(EventFields *f, const VerdictEventInfo *info) {
 int event_verdict(EventFields *f, const VerdictEventInfo *info) {
         int k;
 
-        k = add_header(f, info->have_previous ? RNG_MID_VERDICT_CHANGED_STR : RNG_MID_VERDICT_BOOT_STR,
+        k = event_add_header(f, info->have_previous ? RNG_MID_VERDICT_CHANGED_STR : RNG_MID_VERDICT_BOOT_STR,
                        severity_priority(info->severity));
         if (k < 0)
                 return k;
@@ -220,7 +218,7 @@ int event_verdict(EventFields *f, const VerdictEventInfo *info) {
 int event_policy_failure(EventFields *f, const VerdictEventInfo *info, int exit_status) {
         int k;
 
-        k = add_header(f, RNG_MID_POLICY_FAILURE_STR, LOG_CRIT);
+        k = event_add_header(f, RNG_MID_POLICY_FAILURE_STR, LOG_CRIT);
         if (k < 0)
                 return k;
         EVENT_ADD(f, "MESSAGE=Hardware RNG verdict %s %s is in FailOn=%s%s: exiting with status %d",
@@ -237,7 +235,7 @@ int event_config_invalid(EventFields *f, const char *file, unsigned line, const 
                          const char *message, const char *action) {
         int k;
 
-        k = add_header(f, RNG_MID_CONFIG_INVALID_STR, LOG_ERR);
+        k = event_add_header(f, RNG_MID_CONFIG_INVALID_STR, LOG_ERR);
         if (k < 0)
                 return k;
         if (line > 0)

@@ -52,6 +52,8 @@ int event_fields_addf(EventFields *f, const char *fmt, ...) __attribute__((forma
                 if (_r < 0)                                   \
                         return _r;                            \
         } while (0)
+/* The one event header: MESSAGE_ID=mid, PRIORITY= and SYSLOG_IDENTIFIER. */
+int event_add_header(EventFields *f, const char *mid, int priority);
 /* The value of FIELD, or NULL. */
 const char *event_fields_get(const EventFields *f, const char *field);
 void event_fields_done(EventFields *f);
