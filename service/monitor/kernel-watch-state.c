@@ -388,3 +388,54 @@ int kernel_watch_state_restore(const char *dir, sd_id128_t boot, const KernelCou
         state = (KernelWatchState) {};
         return 0;
 }
+
+/* --- verdict and status --------------------------------------------------------- */
+
+int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters,
+                               Verdict ret_verdicts[_RNG_INSTRUCTION_MAX], char **ret_status) {
+        Verdict v[_RNG_INSTRUCTION_MAX];
+        char buf[768];
+        size_t k = 0;
+        char *status;
+
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                const char *name = rng_instruction_upper_to_string(i);
+                /* counted by the kernel, or (without counters) logged lines;
+                 * not those during the own probe */
+                uint64_t failures = MAX(s->reported[i] - MIN(s->own[i], s->reported[i]),
+                                        s->recorded[KERNEL_RNG_MSG_EXHAUSTED][i] + s->recorded[KERNEL_RNG_MSG_FAILED][i]);
+
+                v[i] = VERDICT_OK;
+                for (KernelRngMsgKind kind = 0; kind < _KERNEL_RNG_MSG_MAX; kind++)
+                        if (s->recorded[kind][i] > 0)
+                                v[i] = verdict_worst(v[i], kernel_rng_msg_kind_verdict(kind));
+                if (s->reported[i] > s->own[i])
+                        v[i] = verdict_worst(v[i], VERDICT_EXHAUSTED);
+
+                if (failures > 0)
+                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s exhausted %" PRIu64 "x (%s)",
+                                      k ? ", " : "", name, failures, verdict_consequence(i, VERDICT_EXHAUSTED));
+                if (s->own[i] > 0)
+                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)),
+                                      "%s%s exhausted %" PRIu64 "x during rng-health's own probe", k ? ", " : "",
+                                      name, s->own[i]);
+                if (s->recorded[KERNEL_RNG_MSG_DISABLED][i] > 0)
+                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s disabled",
+                                      k ? ", " : "", name);
+                if (s->recorded[KERNEL_RNG_MSG_DEFECTIVE][i] > 0)
+                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s defective",
+                                      k ? ", " : "", name);
+                if (k >= sizeof(buf))
+                        break;
+        }
+
+        if (k == 0)
+                status = strdup(have_counters ? "kernel: no RNG failures" : "kernel: no RNG failures logged");
+        else if (asprintf(&status, "kernel: %s", buf) < 0)
+                status = NULL;
+        if (!status)
+                return -ENOMEM;
+        memcpy(ret_verdicts, v, sizeof(v));
+        *ret_status = status;
+        return 0;
+}

@@ -91,3 +91,9 @@ typedef int (*KernelWatchHasSerial)(uint64_t serial, void *userdata);
  * and an earlier boot's state are not). dir NULL: empty. */
 int kernel_watch_state_restore(const char *dir, sd_id128_t boot, const KernelCounters *counters,
                                KernelWatchHasSerial has_serial, void *userdata, KernelWatchState *ret);
+
+/* The per-instruction verdicts and status fragment of a state ("kernel:
+ * RDSEED exhausted 3x (the kernel seeds from RDRAND instead)", "kernel: no
+ * RNG failures"; "... logged" without counters). */
+int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters,
+                               Verdict ret_verdicts[_RNG_INSTRUCTION_MAX], char **ret_status);
