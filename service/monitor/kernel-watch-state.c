@@ -311,6 +311,29 @@ int kernel_watch_state_commit(const char *dir) {
         return 0;
 }
 
+void kernel_watch_state_save_begin(const char *dir, const KernelWatchState *next) {
+        int r;
+
+        if (!dir)
+                return;
+        r = kernel_watch_state_write_new(dir, next);
+        if (r < 0) {
+                _cleanup_free_ char *shown = escape_str(dir);
+
+                log_warning_errno(r, "Kernel watch: cannot write its state to %s: %m", shown ?: "(out of memory)");
+        }
+}
+
+void kernel_watch_state_save_end(const char *dir) {
+        int r;
+
+        if (!dir)
+                return;
+        r = kernel_watch_state_commit(dir);
+        if (r < 0 && r != -ENOENT)
+                log_warning_errno(r, "Kernel watch: cannot commit its state: %m");
+}
+
 /* Loads dir/name for restore: the state if it is usable, else nothing,
  * with every refusal logged (only a missing file is quiet). 1 if *ret was
  * set, 0 if not. */

@@ -78,6 +78,11 @@ int kernel_watch_state_load(const char *dir, const char *name, KernelWatchState 
 int kernel_watch_state_write_new(const char *dir, const KernelWatchState *s);
 /* Renames .new over the state. -ENOENT if there is no .new. */
 int kernel_watch_state_commit(const char *dir);
+/* A flush's two steps around sending its events (kernel-watch.h):
+ * write_new() before, commit() after; a failure is logged (a warning: the
+ * watch goes on). dir NULL: nothing. */
+void kernel_watch_state_save_begin(const char *dir, const KernelWatchState *next);
+void kernel_watch_state_save_end(const char *dir);
 
 /* Does this boot's journal hold the events of flush `serial`? > 0 yes. */
 typedef int (*KernelWatchHasSerial)(uint64_t serial, void *userdata);

@@ -19,9 +19,8 @@
 #include <systemd/sd-id128.h>
 #include <systemd/sd-journal.h>
 
-#include "escape.h"
-#include "journal-sender.h"
 #include "kernel-watch-account.h"
+#include "kernel-watch-journal.h"
 #include "kernel-watch-state.h"
 #include "kernel-watch.h"
 #include "log.h"
@@ -50,38 +49,6 @@ struct KernelWatch {
         bool reported;   /* reported at least once (kernel_watch_new() reports once) */
         bool no_journal; /* no journal file to follow (no journald): said in the status */
 };
-
-/* --- journal helpers ---------------------------------------------------------- */
-
-static int add_boot_match(sd_journal *j, sd_id128_t boot) {
-        char match[sizeof("_BOOT_ID=") + SD_ID128_STRING_MAX], id[SD_ID128_STRING_MAX];
-
-        snprintf(match, sizeof(match), "_BOOT_ID=%s", sd_id128_to_string(boot, id));
-        return sd_journal_add_match(j, match, 0);
-}
-
-/* Whether this boot's journal holds our event of flush `serial`: sent by
- * self (rng-health.service with this daemon's uid; journal-sender.h), not
- * by anyone who can set RNG_STATE_SERIAL= and SYSLOG_IDENTIFIER=. Leaves
- * the journal without matches. */
-static int journal_has_serial(sd_journal *j, sd_id128_t boot, uint64_t serial, const JournalSender *self) {
-        char match[64];
-        int r;
-
-        snprintf(match, sizeof(match), "RNG_STATE_SERIAL=%" PRIu64, serial);
-        sd_journal_flush_matches(j);
-        r = sd_journal_add_match(j, match, 0);
-        if (r >= 0)
-                r = journal_add_sender_matches(j, self);
-        if (r >= 0)
-                r = add_boot_match(j, boot);
-        if (r >= 0)
-                r = sd_journal_seek_tail(j);
-        if (r >= 0)
-                r = sd_journal_previous(j);
-        sd_journal_flush_matches(j);
-        return r;
-}
 
 /* --- verdict and status -------------------------------------------------------- */
 
@@ -178,25 +145,13 @@ static int watch_flush(KernelWatch *w) {
                 w->own_pending[i] -= step.own_used[i];
 
         /* .new before the events, committed after: see kernel-watch.h. */
-        if (w->state_dir) {
-                r = kernel_watch_state_write_new(w->state_dir, &step.next);
-                if (r < 0) {
-                        _cleanup_free_ char *dir = escape_str(w->state_dir);
-
-                        log_warning_errno(r, "Kernel watch: cannot write its state to %s: %m",
-                                          dir ?: "(out of memory)");
-                }
-        }
+        kernel_watch_state_save_begin(w->state_dir, &step.next);
         for (size_t k = 0; k < step.n_events; k++) {
                 EventFields f = {};
 
                 (void) event_emit(event_kernel(&f, &step.events[k]), &f, LOG_ERR, "kernel watch");
         }
-        if (w->state_dir) {
-                r = kernel_watch_state_commit(w->state_dir);
-                if (r < 0 && r != -ENOENT)
-                        log_warning_errno(r, "Kernel watch: cannot commit its state: %m");
-        }
+        kernel_watch_state_save_end(w->state_dir);
 
         /* The next state moves into w (the step keeps nothing); it holds its
          * own copy of the cursor, so the consumed one is released. */
@@ -307,16 +262,11 @@ static int on_counter_io(sd_event_source *s, int fd, uint32_t revents, void *use
  * when they grow. Without the files this is a no-op: the journal alone. */
 static int watch_poll_counters(KernelWatch *w) {
         for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                char path[4096], buf[32];
                 int fd, r;
 
-                r = kernel_counter_path(w->sysfs_root, i, "exhausted", path, sizeof(path));
-                if (r < 0)
-                        return r;
-                fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+                fd = kernel_counter_open_poll(w->sysfs_root, i);
                 if (fd < 0)
-                        return errno == ENOENT ? 0 : negative_errno();
-                (void) pread(fd, buf, sizeof(buf), 0); /* arm */
+                        return fd == -ENOENT ? 0 : fd;
                 r = sd_event_add_io(w->event, &w->counter_sources[i], fd, EPOLLPRI, on_counter_io, w);
                 if (r < 0) {
                         close(fd);
@@ -342,31 +292,21 @@ static int watch_read_journal(KernelWatch *w, bool catching_up) {
                 return r;
 
         for (;;) {
-                const void *data;
+                const char *text;
                 size_t len;
                 KernelRngMsg m;
 
-                r = sd_journal_next(w->journal);
+                r = kernel_watch_journal_next(w->journal, &m, &text, &len);
                 if (r < 0)
                         return r;
                 if (r == 0)
                         break;
-                r = sd_journal_get_data(w->journal, "MESSAGE", &data, &len);
-                if (r < 0)
-                        continue; /* no or unreadable MESSAGE: not ours */
-                if (len < strlen("MESSAGE="))
-                        continue;
-                r = kernel_rng_msg_parse((const char *) data + strlen("MESSAGE="), len - strlen("MESSAGE="), &m);
-                if (r <= 0)
-                        continue;
-
                 free(w->read_cursor);
                 w->read_cursor = NULL;
                 r = sd_journal_get_cursor(w->journal, &w->read_cursor);
                 if (r < 0)
                         return r;
-                r = watch_add_message(w, &m, (const char *) data + strlen("MESSAGE="),
-                                      len - strlen("MESSAGE="), now, catching_up);
+                r = watch_add_message(w, &m, text, len, now, catching_up);
                 if (r < 0)
                         return r;
                 if (r > 0)
@@ -453,39 +393,12 @@ static int watch_position(KernelWatch *w) {
         int r;
 
         if (w->state.cursor) {
-                r = sd_journal_seek_cursor(w->journal, w->state.cursor);
-                if (r >= 0) {
-                        r = sd_journal_next(w->journal);
-                        if (r > 0 && sd_journal_test_cursor(w->journal, w->state.cursor) <= 0) {
-                                /* The entry is gone (vacuumed): we stand on the first
-                                 * unread one. Seek to it so that the next
-                                 * sd_journal_next() returns it (sd_journal_previous()
-                                 * would not move if nothing older is left). */
-                                _cleanup_free_ char *unread = NULL;
-
-                                r = sd_journal_get_cursor(w->journal, &unread);
-                                if (r >= 0)
-                                        r = sd_journal_seek_cursor(w->journal, unread);
-                        }
-                        if (r >= 0)
-                                return 0;
-                }
+                r = kernel_watch_journal_seek_after(w->journal, w->state.cursor);
+                if (r >= 0)
+                        return 0;
                 log_warning_errno(r, "Kernel watch: saved journal position is unusable (%m), re-reading this boot");
         }
         return sd_journal_seek_head(w->journal);
-}
-
-typedef struct SerialLookup {
-        sd_journal *journal;
-        sd_id128_t boot;
-} SerialLookup;
-
-static int lookup_serial(uint64_t serial, void *userdata) {
-        SerialLookup *l = userdata;
-
-        /* Only the service's events sent with our uid prove that a flush
-         * was sent (journal-sender.h). */
-        return journal_has_serial(l->journal, l->boot, serial, &(JournalSender) { RNG_HEALTH_UNIT, getuid() });
 }
 
 int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *source, KernelWatch **ret) {
@@ -518,14 +431,12 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *sou
                 return r;
         counters = watch_read_counters(w);
         (void) watch_check_journal(w);
-        r = kernel_watch_state_restore(w->state_dir, boot, counters, lookup_serial,
-                                       &(SerialLookup) { .journal = w->journal, .boot = boot }, &w->state);
+        r = kernel_watch_state_restore(w->state_dir, boot, counters, kernel_watch_journal_has_serial,
+                                       &(KernelWatchJournalLookup) { .journal = w->journal, .boot = boot }, &w->state);
         if (r < 0)
                 return r;
 
-        r = sd_journal_add_match(w->journal, "_TRANSPORT=kernel", 0);
-        if (r >= 0)
-                r = add_boot_match(w->journal, boot);
+        r = kernel_watch_journal_match_kernel(w->journal, boot);
         if (r < 0)
                 return r;
         r = watch_position(w);
