@@ -17,17 +17,6 @@ const char *probe_mode_to_string(ProbeMode m) {
         return m == PROBE_SINGLE ? "single" : m == PROBE_CONTENTION ? "contention" : NULL;
 }
 
-void probe_params_default(ProbeParams *ret) {
-        *ret = (ProbeParams) {
-                .instructions = (1u << _RNG_INSTRUCTION_MAX) - 1,
-                .widths = (1u << RNG_N_WIDTHS) - 1,
-                .threads = 0,
-                .limits = PROBE_LIMITS_DEFAULT,
-                .health = HEALTH_PARAMS_DEFAULT,
-                .verdict = VERDICT_PARAMS_DEFAULT,
-        };
-}
-
 static const RngSource *hardware_source(RngInstruction i, unsigned width, unsigned thread, void *u) {
         return rng_source_hardware(i, width);
 }
