@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
 /* rng-health.conf(5): one table of keys, each {section, key, parser, the
- * field it sets, its bounds}, with generic parsers (the idea of systemd's
- * oomd-conf.c and timesyncd-gperf.gperf, without gperf); the files come
- * from conf-files.c, each line screened by conf-line.c, parsed by inih. */
+ * field it sets, its bounds}, with the generic parsers of conf-parsers.c
+ * (the idea of systemd's oomd-conf.c and timesyncd-gperf.gperf, without
+ * gperf); the files come from conf-files.c, each line screened by
+ * conf-line.c, parsed by inih; then the cross-key checks. */
 
 #include <errno.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <ini.h>
 
 #include "conf-line.h"
+#include "conf-parsers.h"
 #include "config.h"
 #include "escape.h"
 #include "fileio.h"
@@ -49,21 +51,6 @@ void config_error_format(const ConfigError *e, char *buf, size_t len) {
 
 /* ---- the key table ---- */
 
-/* The keys of the cross-key checks: where each was last set (seq 0: never,
- * the default), so that a check's error names the later assignment. */
-typedef enum KeyWhereId {
-        WHERE_NONE,
-        WHERE_THREADS,
-        WHERE_MAX_ATTEMPTS,
-        WHERE_MIN_ATTEMPTS,
-        WHERE_KERNEL_RETRIES,
-        WHERE_DEGRADED_MIN,
-        WHERE_EXHAUSTED_MIN,
-        _WHERE_MAX,
-} KeyWhereId;
-
-typedef struct ConfigKey ConfigKey;
-
 typedef struct KeyWhere {
         const ConfigKey *key;
         char file[PATH_MAX];
@@ -82,218 +69,40 @@ typedef struct ParseState {
         unsigned seq; /* order of assignments */
 } ParseState;
 
-/* A value into the field at offset `offset` of the Config (field); msg
- * says what is wrong (the value quoted: set_error() escapes it). */
-typedef int (*ConfigParser)(const ConfigKey *k, const char *value, void *field, Config *c, char *msg, size_t len);
-
-struct ConfigKey {
-        const char *section, *key;
-        ConfigParser parse;
-        size_t offset;               /* of the field in Config */
-        uint64_t min, max;           /* bounds: of a number, of a duration (µs); a list's "all" mask (max) */
-        const char *what, *expect;   /* for the error: "invalid WHAT 'value' (expected EXPECT)" */
-        int (*word)(const char *w);  /* a list's words: the bit, or -EINVAL */
-        size_t set;                  /* of its "given" flag in Config (the parsers that keep one) */
-        KeyWhereId where;            /* WHERE_NONE: no cross-key check reads it */
-};
-
-#define FIELD(c, k) ((void *) ((char *) (c) + (k)->offset))
-#define GIVEN(c, k) ((bool *) ((char *) (c) + (k)->set))
-
-/* Calls fn on each word of value, separated by spaces, tabs or commas. A
- * non-empty value without a word ("," or " , ") is refused: it is neither
- * a list nor the empty assignment that resets one. */
-static int for_each_word(const ConfigKey *k, const char *value, void *field, char *msg, size_t len,
-                         int (*fn)(const ConfigKey *k, const char *word, void *field, char *msg, size_t len)) {
-        _cleanup_free_ char *copy = strdup(value);
-        char *save = NULL;
-        unsigned n = 0;
-        int r;
-
-        if (!copy)
-                return -ENOMEM;
-        for (char *w = strtok_r(copy, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
-                r = fn(k, w, field, msg, len);
-                if (r < 0)
-                        return r;
-                n++;
-        }
-        if (n == 0) {
-                snprintf(msg, len, "empty list '%s' (give at least one value, or nothing to reset to the default)",
-                         value);
-                return -EINVAL;
-        }
-        return 0;
-}
-
-static int mask_word(const ConfigKey *k, const char *w, void *field, char *msg, size_t len) {
-        int bit = k->word(w);
-
-        if (bit < 0) {
-                snprintf(msg, len, "invalid %s '%s' (expected %s)", k->what, w, k->expect);
-                return -EINVAL;
-        }
-        *(unsigned *) field |= 1u << bit;
-        return 0;
-}
-
-/* A list key with a default (unsigned mask): the first assignment replaces
- * the default, later ones add, an empty one resets to the default. */
-static int parse_mask(const ConfigKey *k, const char *value, void *field, Config *c, char *msg, size_t len) {
-        bool *set = GIVEN(c, k);
-
-        if (!value[0]) {
-                *(unsigned *) field = (unsigned) k->max;
-                *set = false;
-                return 0;
-        }
-        if (!*set)
-                *(unsigned *) field = 0;
-        *set = true;
-        return for_each_word(k, value, field, msg, len, mask_word);
-}
-
-/* An unsigned number (uint64_t) within [min, max]. */
-static int parse_count(const ConfigKey *k, const char *value, void *field, Config *c, char *msg, size_t len) {
-        if (parse_u64_range(value, k->min, k->max, field) < 0) {
-                snprintf(msg, len, "invalid number '%s' (expected %llu to %llu)", value, (unsigned long long) k->min,
-                         (unsigned long long) k->max);
-                return -EINVAL;
-        }
-        return 0;
-}
-
-/* "all" or empty: every usable CPU (0); else a number of threads. */
-static int parse_threads(const ConfigKey *k, const char *value, void *field, Config *c, char *msg, size_t len) {
-        if (!value[0]) {
-                *(unsigned *) field = 0;
-                return 0;
-        }
-        if (probe_threads_from_string(value, field) < 0) {
-                snprintf(msg, len, "invalid value '%s' (expected all or a number of threads from 1 to %d)", value,
-                         PROBE_THREADS_MAX);
-                return -EINVAL;
-        }
-        return 0;
-}
-
-/* A duration (uint64_t µs) within [min, max]. */
-static int parse_time(const ConfigKey *k, const char *value, void *field, Config *c, char *msg, size_t len) {
-        if (parse_duration(value, k->min, k->max, field) < 0) {
-                snprintf(msg, len, "invalid %s '%s' (expected %s)", k->what, value, k->expect);
-                return -EINVAL;
-        }
-        return 0;
-}
-
-/* "0"/"off": 0; else a duration as parse_time(). */
-static int parse_interval(const ConfigKey *k, const char *value, void *field, Config *c, char *msg, size_t len) {
-        if (strcmp(value, "off") == 0 || strcmp(value, "0") == 0) {
-                *(uint64_t *) field = 0;
-                return 0;
-        }
-        return parse_time(k, value, field, c, msg, len);
-}
-
-/* An interval that, once given, replaces a default taken from elsewhere
- * (KernelRoutineIntervalSec=: the re-probe interval's). */
-static int parse_given_interval(const ConfigKey *k, const char *value, void *field, Config *c, char *msg,
-                                size_t len) {
-        *GIVEN(c, k) = true;
-        return parse_interval(k, value, field, c, msg, len);
-}
-
-static int fail_on_word(const ConfigKey *k, const char *w, void *field, char *msg, size_t len) {
-        if (fail_on_add_word(field, w) >= 0)
-                return 0;
-        snprintf(msg, len, "invalid entry '%s' (expected a verdict: degraded, exhausted, broken, hidden, "
-                 "unsupported or ok, optionally after rdrand: or rdseed:; or none)", w);
-        return -EINVAL;
-}
-
-static int parse_fail_on(const ConfigKey *k, const char *value, void *field, Config *c, char *msg, size_t len) {
-        *GIVEN(c, k) = value[0] != '\0'; /* empty: the default again */
-        if (!value[0]) {
-                *(FailOn *) field = (FailOn) {};
-                return 0;
-        }
-        return for_each_word(k, value, field, msg, len, fail_on_word);
-}
-
-static int parse_cvm(const ConfigKey *k, const char *value, void *field, Config *c, char *msg, size_t len) {
-        static const char *const names[_CVM_SETTING_MAX] = { "auto", "yes", "no" };
-
-        for (int i = 0; i < _CVM_SETTING_MAX; i++)
-                if (strcmp(value, names[i]) == 0) {
-                        *(ConfidentialVmSetting *) field = i;
-                        return 0;
-                }
-        snprintf(msg, len, "invalid value '%s' (expected auto, yes or no)", value);
-        return -EINVAL;
-}
-
-/* Whether path has a "." or ".." component ("/dir/." names the directory:
- * the rename over it fails later with EBUSY). */
-static bool path_has_dot_component(const char *path) {
-        for (const char *p = path; *p;) {
-                size_t k = strcspn(p, "/");
-
-                if ((k == 1 && p[0] == '.') || (k == 2 && p[0] == '.' && p[1] == '.'))
-                        return true;
-                p += k;
-                p += strspn(p, "/");
-        }
-        return false;
-}
-
-/* "": off; else an absolute path of a file (node_exporter reads *.prom),
- * without "." or ".." components. */
-static int parse_metrics_path(const ConfigKey *k, const char *value, void *field, Config *c, char *msg, size_t len) {
-        size_t n = strlen(value);
-
-        if (n > 0 && (value[0] != '/' || value[n - 1] == '/' || n >= sizeof(c->metrics_path) ||
-                      path_has_dot_component(value))) {
-                snprintf(msg, len, "invalid path '%s' (expected empty for off, or an absolute file name, e.g. %s)",
-                         value, CONFIG_METRICS_PATH_DEFAULT);
-                return -EINVAL;
-        }
-        memcpy(field, value, n + 1);
-        return 0;
-}
-
 #define INTERVAL_MIN USEC_PER_SEC
 #define INTERVAL_MAX (365 * USEC_PER_DAY)
 #define INTERVAL_EXPECT "0 or off, or 1s to 365d, e.g. 6h, 30min"
 
+/* Designated throughout: a key without bounds leaves them 0. */
+#define KEY(s, k, parser, field, ...) \
+        { .section = (s), .key = (k), .parse = (parser), .offset = offsetof(Config, field), __VA_ARGS__ }
+
 static const ConfigKey config_keys[] = {
-        { "Probe", "Instructions", parse_mask, offsetof(Config, probe.instructions),
-          .max = (1u << _RNG_INSTRUCTION_MAX) - 1, .what = "instruction", .expect = "rdrand, rdseed",
-          .word = rng_instruction_from_string, .set = offsetof(Config, instructions_set) },
-        { "Probe", "Widths", parse_mask, offsetof(Config, probe.widths),
-          .max = (1u << RNG_N_WIDTHS) - 1, .what = "width", .expect = "16, 32, 64", .word = rng_width_from_string,
-          .set = offsetof(Config, widths_set) },
-        { "Probe", "Threads", parse_threads, offsetof(Config, probe.threads), .where = WHERE_THREADS },
-        { "Probe", "BudgetSec", parse_time, offsetof(Config, probe.limits.budget_usec),
-          .min = 1, .max = PROBE_BUDGET_USEC_MAX, .what = "time", .expect = "1us to 1s per run, e.g. 2ms" },
-        { "Probe", "MaxAttempts", parse_count, offsetof(Config, probe.limits.max_attempts),
-          .min = 1, .max = PROBE_MAX_ATTEMPTS_MAX, .where = WHERE_MAX_ATTEMPTS },
-        { "Probe", "MinAttempts", parse_count, offsetof(Config, probe.limits.min_attempts),
-          .min = 1, .max = PROBE_MIN_ATTEMPTS_MAX, .where = WHERE_MIN_ATTEMPTS },
-        { "Thresholds", "KernelRetries", parse_count, offsetof(Config, probe.verdict.kernel_retries),
-          .min = 1, .max = PROBE_KERNEL_RETRIES_MAX, .where = WHERE_KERNEL_RETRIES },
-        { "Thresholds", "DegradedMinFailures", parse_count, offsetof(Config, probe.verdict.degraded_min_failures),
-          .min = 1, .max = UINT32_MAX, .where = WHERE_DEGRADED_MIN },
-        { "Thresholds", "ExhaustedMinLoopFailures", parse_count,
-          offsetof(Config, probe.verdict.exhausted_min_loop_failures), .min = 1, .max = UINT32_MAX,
-          .where = WHERE_EXHAUSTED_MIN },
-        { "Monitor", "ReprobeIntervalSec", parse_interval, offsetof(Config, reprobe_usec),
-          .min = INTERVAL_MIN, .max = INTERVAL_MAX, .what = "interval", .expect = INTERVAL_EXPECT },
-        { "Monitor", "KernelRoutineIntervalSec", parse_given_interval, offsetof(Config, routine_usec),
-          .min = INTERVAL_MIN, .max = INTERVAL_MAX, .what = "interval", .expect = INTERVAL_EXPECT,
-          .set = offsetof(Config, routine_set) },
-        { "Policy", "FailOn", parse_fail_on, offsetof(Config, fail_on), .set = offsetof(Config, fail_on_set) },
-        { "Policy", "ConfidentialVM", parse_cvm, offsetof(Config, confidential_vm) },
-        { "Metrics", "Path", parse_metrics_path, offsetof(Config, metrics_path) },
+        KEY("Probe", "Instructions", config_parse_mask, probe.instructions, .max = (1u << _RNG_INSTRUCTION_MAX) - 1,
+            .what = "instruction", .expect = "rdrand, rdseed", .word = rng_instruction_from_string,
+            .set = offsetof(Config, instructions_set)),
+        KEY("Probe", "Widths", config_parse_mask, probe.widths, .max = (1u << RNG_N_WIDTHS) - 1, .what = "width",
+            .expect = "16, 32, 64", .word = rng_width_from_string, .set = offsetof(Config, widths_set)),
+        KEY("Probe", "Threads", config_parse_threads, probe.threads, .where = WHERE_THREADS),
+        KEY("Probe", "BudgetSec", config_parse_time, probe.limits.budget_usec, .min = 1, .max = PROBE_BUDGET_USEC_MAX,
+            .what = "time", .expect = "1us to 1s per run, e.g. 2ms"),
+        KEY("Probe", "MaxAttempts", config_parse_count, probe.limits.max_attempts, .min = 1, .max = PROBE_MAX_ATTEMPTS_MAX,
+            .where = WHERE_MAX_ATTEMPTS),
+        KEY("Probe", "MinAttempts", config_parse_count, probe.limits.min_attempts, .min = 1, .max = PROBE_MIN_ATTEMPTS_MAX,
+            .where = WHERE_MIN_ATTEMPTS),
+        KEY("Thresholds", "KernelRetries", config_parse_count, probe.verdict.kernel_retries, .min = 1,
+            .max = PROBE_KERNEL_RETRIES_MAX, .where = WHERE_KERNEL_RETRIES),
+        KEY("Thresholds", "DegradedMinFailures", config_parse_count, probe.verdict.degraded_min_failures, .min = 1,
+            .max = UINT32_MAX, .where = WHERE_DEGRADED_MIN),
+        KEY("Thresholds", "ExhaustedMinLoopFailures", config_parse_count, probe.verdict.exhausted_min_loop_failures,
+            .min = 1, .max = UINT32_MAX, .where = WHERE_EXHAUSTED_MIN),
+        KEY("Monitor", "ReprobeIntervalSec", config_parse_interval, reprobe_usec, .min = INTERVAL_MIN, .max = INTERVAL_MAX,
+            .what = "interval", .expect = INTERVAL_EXPECT),
+        KEY("Monitor", "KernelRoutineIntervalSec", config_parse_given_interval, routine_usec, .min = INTERVAL_MIN,
+            .max = INTERVAL_MAX, .what = "interval", .expect = INTERVAL_EXPECT, .set = offsetof(Config, routine_set)),
+        KEY("Policy", "FailOn", config_parse_fail_on, fail_on, .set = offsetof(Config, fail_on_set)),
+        KEY("Policy", "ConfidentialVM", config_parse_cvm, confidential_vm),
+        KEY("Metrics", "Path", config_parse_metrics_path, metrics_path),
 };
 
 /* ---- parsing the files ---- */
@@ -340,7 +149,7 @@ static int handler(void *user, const char *section, const char *name, const char
                         continue;
                 if (k->where != WHERE_NONE)
                         note_where(s, &s->where[k->where]);
-                if (k->parse(k, value, FIELD(&s->config, k), &s->config, msg, sizeof(msg)) < 0) {
+                if (k->parse(k, value, CONFIG_FIELD(&s->config, k), &s->config, msg, sizeof(msg)) < 0) {
                         set_error(s, s->file, s->line, section, name, msg);
                         return 0;
                 }
