@@ -16,6 +16,28 @@ static int add_boot_match(sd_journal *j, sd_id128_t boot) {
         return sd_journal_add_match(j, match, 0);
 }
 
+#define OPEN_ATTEMPTS 3
+
+int kernel_watch_journal_open(sd_journal **ret) {
+        for (unsigned attempt = 1;; attempt++) {
+                _cleanup_(sd_journal_closep) sd_journal *j = NULL;
+                uint64_t bytes = 0;
+                int r;
+
+                r = sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM);
+                if (r < 0)
+                        return r;
+                r = sd_journal_get_fd(j); /* the second enumeration */
+                if (r < 0)
+                        return r;
+                /* Neither found a file: once more, up to OPEN_ATTEMPTS. */
+                if (attempt >= OPEN_ATTEMPTS || sd_journal_get_usage(j, &bytes) < 0 || bytes > 0) {
+                        *ret = TAKE_PTR(j);
+                        return 0;
+                }
+        }
+}
+
 int kernel_watch_journal_match_kernel(sd_journal *j, sd_id128_t boot) {
         int r;
 

@@ -13,6 +13,19 @@
 
 #include "kernel-rng-msg.h"
 
+/* Opens the local machine's system journal (SD_JOURNAL_LOCAL_ONLY |
+ * SD_JOURNAL_SYSTEM) and reads its directories twice: sd_journal_open(),
+ * then sd_journal_get_fd(), which enumerates every journal file again to
+ * set up its inotify watches. A reader that opens a journal file while
+ * journald appends to it can load a torn header (a tail offset or arena
+ * size written a moment before the other) and drop the file as truncated
+ * (systemd issues #40053, #41992, unfixed in 257): the daemon, which has
+ * just sent its boot verdict events, opened the journal on a first boot
+ * and saw "no journal files" for 0.2 s. A file skipped by one enumeration
+ * is taken by the other; with no file after both it opens the journal
+ * again (3 times in all), so "no file" then is a journal really missing. */
+int kernel_watch_journal_open(sd_journal **ret);
+
 /* Matches this boot's kernel messages (_TRANSPORT=kernel, _BOOT_ID=). */
 int kernel_watch_journal_match_kernel(sd_journal *j, sd_id128_t boot);
 

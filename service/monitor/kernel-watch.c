@@ -426,7 +426,7 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *sou
         r = sd_id128_get_boot(&boot);
         if (r < 0)
                 return r;
-        r = sd_journal_open(&w->journal, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM);
+        r = kernel_watch_journal_open(&w->journal);
         if (r < 0)
                 return r;
         counters = watch_read_counters(w);
