@@ -19,7 +19,7 @@ wait_system_running() {
 	pass "systemctl is-system-running: running"
 }
 
-# rng-health's kernel-watch MESSAGE_IDs (service/journal-ids.h).
+# rng-health's kernel-watch MESSAGE_IDs (service/monitor/journal-ids.h).
 MID_KERNEL_EXHAUSTED=6afb1a83c7bc4980acdc39cf56eda719
 MID_KERNEL_FAILED=afc3fa1e389d4fd09025eccfbafec529
 MID_KERNEL_DISABLED=5f601626a168491082d4dbeb04f2e135

@@ -1,6 +1,6 @@
 # Helpers for the rng-health service's guest tests (sourced after lib.sh).
 
-# MESSAGE_IDs (service/journal-ids.h).
+# MESSAGE_IDs (service/monitor/journal-ids.h).
 MID_PROBE_RESULT=a1d8857c7f454436bd2b315b0afb813c
 MID_VERDICT_BOOT=967e48a8dd4b4e31a946aa9d2f554e9f
 MID_VERDICT_CHANGED=78c178913bfa4de781820d76fbaf7dcd
