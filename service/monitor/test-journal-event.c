@@ -420,7 +420,7 @@ static void test_aggregator(void) {
         verdict_source_done(&kernel);
 }
 
-/* Issue 21 finding 11: "1 run", not "1 runs". */
+/* Plurals: "1 run", not "1 runs". */
 static void test_one_run(void) {
         const bool cpuid[2] = { true, true };
         ProbeReport r;

@@ -278,7 +278,7 @@ static int update_logged(MetricsFile *mf, const char *path, char *log, size_t le
         return r;
 }
 
-/* Issue 21 finding 8: the failure belongs to its path. A directory as
+/* The failure belongs to its path. A directory as
  * Path= warns once; a reload to another failing path says so; a reload to
  * a good path does not claim to write it "again"; the same path that
  * recovers does. */
