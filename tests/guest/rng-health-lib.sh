@@ -31,13 +31,8 @@ rh_exposure() { sed -n 's/.*Overall exposure level for rng-health.service: \([0-
 
 # Wait until the unit is in state $1 (active, failed, ...) for up to 30 s.
 rh_wait_state() {
-	local want=$1 i state
-	for i in $(seq 300); do
-		state=$(systemctl show -P ActiveState rng-health.service)
-		[ "$state" = "$want" ] && return 0
-		sleep 0.1
-	done
-	fail "rng-health.service is '$state', expected '$want'"
+	wait_for "[ \"\$(systemctl show -P ActiveState rng-health.service)\" = '$1' ]" 30 ||
+		fail "rng-health.service is '$(systemctl show -P ActiveState rng-health.service)', expected '$1'"
 }
 
 # Remove test configuration and start the service afresh.
