@@ -69,32 +69,35 @@ static int usage_error(const char *fmt, const char *opt, const char *value) {
 enum { ARG_INSTRUCTION = 0x100, ARG_WIDTH, ARG_THREADS, ARG_DURATION, ARG_COUNT, ARG_JSON, ARG_KERNEL_RETRIES,
        ARG_SWEEP };
 
+/* "all", or one value of parse (which gives its bit): a mask. */
+static int mask_from_arg(const char *arg, unsigned all, int (*parse)(const char *s), unsigned *ret) {
+        int r;
+
+        if (strcmp(arg, "all") == 0) {
+                *ret = all;
+                return 0;
+        }
+        r = parse(arg);
+        if (r < 0)
+                return r;
+        *ret = 1u << r;
+        return 0;
+}
+
 /* One option with its value (getopt's optarg) into ret; the values the
  * configuration also takes go through the same parsers (probe.h). */
 static int parse_option(int c, const char *arg, ProbeArgs *ret, bool *have_duration, bool *have_count) {
         uint64_t u;
-        int r;
 
         switch (c) {
         case ARG_INSTRUCTION:
-                if (strcmp(arg, "all") == 0) {
-                        ret->params.instructions = (1u << _RNG_INSTRUCTION_MAX) - 1;
-                        return 0;
-                }
-                r = rng_instruction_from_string(arg);
-                if (r < 0)
+                if (mask_from_arg(arg, (1u << _RNG_INSTRUCTION_MAX) - 1, rng_instruction_from_string,
+                                  &ret->params.instructions) < 0)
                         return usage_error("%s: invalid value '%s' (expected rdrand, rdseed or all)", "--instruction", arg);
-                ret->params.instructions = 1u << r;
                 return 0;
         case ARG_WIDTH:
-                if (strcmp(arg, "all") == 0) {
-                        ret->params.widths = (1u << RNG_N_WIDTHS) - 1;
-                        return 0;
-                }
-                r = rng_width_from_string(arg);
-                if (r < 0)
+                if (mask_from_arg(arg, (1u << RNG_N_WIDTHS) - 1, rng_width_from_string, &ret->params.widths) < 0)
                         return usage_error("%s: invalid value '%s' (expected 16, 32, 64 or all)", "--width", arg);
-                ret->params.widths = 1u << r;
                 return 0;
         case ARG_THREADS:
                 if (probe_threads_from_string(arg, &ret->params.threads) < 0)

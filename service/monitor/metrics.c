@@ -175,28 +175,42 @@ static void format_verdicts(FILE *f, const ProbeReport *p, const Verdict *kernel
 
 /* The counters over every probe, and the last probe's gauges. */
 static void format_probes(FILE *f, const Metrics *m, const ProbeReport *p) {
-        run_counter(f, m, "probe_tries_total",
-                    "Tries of the instruction, summed over the probes since the daemon started (a counter: it only grows while the daemon runs).",
-                    run_tries);
-        run_counter(f, m, "probe_failures_total",
-                    "Tries that returned no value (CF=0), summed over the probes since the daemon started.",
-                    run_failures);
-        run_counter(f, m, "probe_values_over_kernel_retries_total",
-                    "Values that needed more tries than the kernel's retry loop makes, summed over the probes since the daemon started.",
-                    run_over);
-        run_counter(f, m, "probe_kernel_loop_failures_total",
-                    "Calls of the kernel's retry loop that would have failed, summed over the probes since the daemon started.",
-                    run_loop);
-        run_gauge(f, p, "probe_failure_ratio",
+        static const struct {
+                const char *name, *help;
+                RunField field;
+        } counters[] = {
+                { "probe_tries_total",
+                  "Tries of the instruction, summed over the probes since the daemon started (a counter: it only grows while the daemon runs).",
+                  run_tries },
+                { "probe_failures_total",
+                  "Tries that returned no value (CF=0), summed over the probes since the daemon started.", run_failures },
+                { "probe_values_over_kernel_retries_total",
+                  "Values that needed more tries than the kernel's retry loop makes, summed over the probes since the daemon started.",
+                  run_over },
+                { "probe_kernel_loop_failures_total",
+                  "Calls of the kernel's retry loop that would have failed, summed over the probes since the daemon started.",
+                  run_loop },
+        };
+        static const struct {
+                const char *name, *help;
+                RunGauge field;
+        } gauges[] = {
+                { "probe_failure_ratio",
                   "The last probe's share of failed tries, per run that is evidence: a single run, or a contention "
                   "run whose threads overlapped (over its common window).",
-                  run_failure_ratio);
-        run_gauge(f, p, "probe_kernel_loop_failure_ratio",
+                  run_failure_ratio },
+                { "probe_kernel_loop_failure_ratio",
                   "The last probe's share of calls of the running kernel's retry loop that would have failed, per run that is evidence.",
-                  run_loop_ratio);
-        run_gauge(f, p, "probe_values_per_second",
+                  run_loop_ratio },
+                { "probe_values_per_second",
                   "The last probe's values delivered per second, all threads together (a contention run: over its common window), per run that is evidence.",
-                  run_values_per_sec);
+                  run_values_per_sec },
+        };
+
+        for (size_t k = 0; k < ELEMENTSOF(counters); k++)
+                run_counter(f, m, counters[k].name, counters[k].help, counters[k].field);
+        for (size_t k = 0; k < ELEMENTSOF(gauges); k++)
+                run_gauge(f, p, gauges[k].name, gauges[k].help, gauges[k].field);
         header(f, "probe_overlap_ratio", "gauge",
                "The last probe's contention runs: the share of each run when all its threads drew (under 0.9: not evidence of contention).");
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
