@@ -24,9 +24,11 @@
 # options; none.conf: no hardening, the floor) and ends with the medians of
 # the unit as shipped and of each variant side by side.
 #
-# Takes $RNG_HEALTH_CACHE/vm.lock for the whole run (one QEMU/nspawn at a
-# time): do not wrap it in another flock on that file. Needs the image
-# (tools/image-build); each boot's logs stay in .build/bench/boot-path/.
+# Holds $RNG_HEALTH_CACHE/vm.lock alone for the whole run: every other boot
+# (tests/harness/boot-test takes it shared) waits, and none is running when
+# the first boot starts. Do not wrap it in another flock on that file.
+# Needs the image (tools/image-build); each boot's logs stay in
+# .build/bench/boot-path/.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,7 +39,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--boots) boots=${2:-}; shift 2 ;;
 	--variants) variants=1; shift ;;
-	-h|--help) sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1'" ;;
 	esac
 done
@@ -47,6 +49,7 @@ outroot=$BUILD_ROOT/bench/boot-path
 mkdir -p "$outroot" "$CACHE_ROOT"
 exec 9>"$CACHE_ROOT/vm.lock"
 flock 9
+export RNG_HEALTH_VM_LOCK_HELD=1 # its own boots: the lock is held for them
 
 # "35ms", "1.204s", "1min 2.500s" -> ms
 blame_ms() {

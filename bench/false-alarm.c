@@ -218,7 +218,8 @@ static int sources_init(Sources *s, unsigned n_threads) {
                                 unsigned width = rng_widths[w];
 
                                 *src = (Src) {
-                                        .src = { "bench", i, width, src_draw, src },
+                                        .src = { .name = "bench", .instruction = i, .width = width,
+                                                 .draw = src_draw, .userdata = src },
                                         .buf = &s->bufs[t],
                                         .mask = width == 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1,
                                 };

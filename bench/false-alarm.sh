@@ -11,8 +11,8 @@
 # The full run (the defaults: 10,000 probes on the CPU, 100,000 on getrandom,
 # 1,000 per power case) takes several minutes and keeps every CPU busy.
 #
-# Builds bench/false-alarm.c against the engine library of BUILD_DIR with the
-# same optimisation as the project (buildtype debugoptimized: -O2 -g).
+# Runs the meson target bench/false-alarm of BUILD_DIR (bench/meson.build:
+# built on demand, with the project's flags and optimisation).
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,11 +24,5 @@ fi
 [ "${1:-}" = "--" ] && shift
 
 [ -d "$build" ] || meson setup "$build" "$src" >/dev/null
-ninja -C "$build" service/engine/librnghealth-engine.a service/shared/librnghealth-shared.a >/dev/null
-
-out=$build/false-alarm
-# shellcheck disable=SC2046
-cc -std=gnu11 -O2 -g -D_GNU_SOURCE -Wall -I"$src/service/engine" -I"$src/service/shared" $(pkg-config --cflags json-c) \
-	-o "$out" "$src/bench/false-alarm.c" "$build/service/engine/librnghealth-engine.a" "$build/service/shared/librnghealth-shared.a" \
-	$(pkg-config --libs json-c) -lm -pthread
-"$out" "$@"
+ninja -C "$build" bench/false-alarm >/dev/null
+"$build/bench/false-alarm" "$@"

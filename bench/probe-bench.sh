@@ -15,19 +15,13 @@
 #
 #   bench/probe-bench.sh [BUILD_DIR]     (default: build, set up if missing)
 #
-# Builds bench/probe-bench.c against the engine library of BUILD_DIR with the
-# same optimisation as the project (buildtype debugoptimized: -O2 -g).
+# Runs the meson target bench/probe-bench of BUILD_DIR (bench/meson.build:
+# built on demand, with the project's flags and optimisation).
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$src/build}
 
 [ -d "$build" ] || meson setup "$build" "$src" >/dev/null
-ninja -C "$build" service/engine/librnghealth-engine.a service/shared/librnghealth-shared.a service/cli/rng-health >/dev/null
-
-out=$build/probe-bench
-# shellcheck disable=SC2046
-cc -std=gnu11 -O2 -g -D_GNU_SOURCE -I"$src/service/engine" -I"$src/service/shared" $(pkg-config --cflags json-c) \
-	-o "$out" "$src/bench/probe-bench.c" "$build/service/engine/librnghealth-engine.a" "$build/service/shared/librnghealth-shared.a" \
-	$(pkg-config --libs json-c) -lm -pthread
-"$out" "$build/service/cli/rng-health"
+ninja -C "$build" bench/probe-bench service/cli/rng-health >/dev/null
+"$build/bench/probe-bench" "$build/service/cli/rng-health"

@@ -10,6 +10,13 @@ export RNG_HEALTH_BUILD=$BUILD_ROOT RNG_HEALTH_CACHE=$CACHE_ROOT
 log() { printf '%s: %s\n' "$(basename "$0")" "$*" >&2; }
 die() { printf '%s: error: %s\n' "$(basename "$0")" "$*" >&2; exit 1; }
 
+# The one "inputs changed?" check: a stamp file holds the id (a hash) of
+# the inputs its output was made from.
+#   stamp_is FILE ID    true if FILE holds ID (false if it is missing)
+#   stamp_set FILE ID   records ID in FILE
+stamp_is() { [ "$(cat "$1" 2>/dev/null)" = "$2" ]; }
+stamp_set() { printf '%s\n' "$2" >"$1"; }
+
 # Kernel and image builds never run at the same time (2 cores): both take
 # this lock, held until the calling script exits.
 build_lock() {

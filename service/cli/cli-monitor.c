@@ -5,8 +5,6 @@
 #include <signal.h>
 #include <string.h>
 
-#include <systemd/sd-daemon.h>
-
 #include "cli-monitor.h"
 #include "cli-util.h"
 #include "log.h"
@@ -104,11 +102,7 @@ int verb_monitor_hooked(int argc, char *argv[], const ProbeSourceHook *hook) {
         if (r < 0)
                 return EXIT_MONITOR_ERROR;
         r = manager_start(m);
-        if (r < 0) {
-                (void) sd_notifyf(false, "STATUS=Failed to start: %s", strerror(-r));
+        if (r < 0)
                 return EXIT_MONITOR_ERROR;
-        }
-        r = manager_run(m);
-        (void) sd_notify(false, "STOPPING=1");
-        return r;
+        return manager_run(m);
 }

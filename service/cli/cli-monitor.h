@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "monitor-probe.h"
+#include "probe-watch.h"
 
 typedef struct MonitorArgs {
         const char *root; /* --root DIR, or NULL */

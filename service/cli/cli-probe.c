@@ -66,9 +66,68 @@ static int usage_error(const char *fmt, const char *opt, const char *value) {
         return cli_usage_error("rng-health probe", fmt, opt, value);
 }
 
+enum { ARG_INSTRUCTION = 0x100, ARG_WIDTH, ARG_THREADS, ARG_DURATION, ARG_COUNT, ARG_JSON, ARG_KERNEL_RETRIES,
+       ARG_SWEEP };
+
+/* "all", or one value of parse (which gives its bit): a mask. */
+static int mask_from_arg(const char *arg, unsigned all, int (*parse)(const char *s), unsigned *ret) {
+        int r;
+
+        if (strcmp(arg, "all") == 0) {
+                *ret = all;
+                return 0;
+        }
+        r = parse(arg);
+        if (r < 0)
+                return r;
+        *ret = 1u << r;
+        return 0;
+}
+
+/* One option with its value (getopt's optarg) into ret; the values the
+ * configuration also takes go through the same parsers (probe.h). */
+static int parse_option(int c, const char *arg, ProbeArgs *ret, bool *have_duration, bool *have_count) {
+        uint64_t u;
+
+        switch (c) {
+        case ARG_INSTRUCTION:
+                if (mask_from_arg(arg, (1u << _RNG_INSTRUCTION_MAX) - 1, rng_instruction_from_string,
+                                  &ret->params.instructions) < 0)
+                        return usage_error("%s: invalid value '%s' (expected rdrand, rdseed or all)", "--instruction", arg);
+                return 0;
+        case ARG_WIDTH:
+                if (mask_from_arg(arg, (1u << RNG_N_WIDTHS) - 1, rng_width_from_string, &ret->params.widths) < 0)
+                        return usage_error("%s: invalid value '%s' (expected 16, 32, 64 or all)", "--width", arg);
+                return 0;
+        case ARG_THREADS:
+                if (probe_threads_from_string(arg, &ret->params.threads) < 0)
+                        return usage_error("%s: invalid value '%s' (expected a number of threads from 1 or all)",
+                                           "--threads", arg);
+                return 0;
+        case ARG_KERNEL_RETRIES:
+                if (parse_u64_range(arg, 1, PROBE_KERNEL_RETRIES_MAX, &ret->params.verdict.kernel_retries) < 0)
+                        return usage_error("%s: invalid value '%s' (expected a number of tries from 1 to 1000)",
+                                           "--kernel-retries", arg);
+                return 0;
+        case ARG_DURATION:
+                if (parse_duration(arg, 1, USEC_PER_DAY, &u) < 0)
+                        return usage_error("%s: invalid value '%s' (expected a time from 1us to 1 day, e.g. 500ms, 2s)",
+                                           "--duration", arg);
+                ret->params.limits.budget_usec = u;
+                *have_duration = true;
+                return 0;
+        case ARG_COUNT:
+                if (parse_u64_range(arg, 1, PROBE_MAX_ATTEMPTS_MAX, &ret->params.limits.max_attempts) < 0)
+                        return usage_error("%s: invalid value '%s' (expected a number of tries from 1 to 4294967296)",
+                                           "--count", arg);
+                *have_count = true;
+                return 0;
+        default:
+                return -EINVAL;
+        }
+}
+
 int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
-        enum { ARG_INSTRUCTION = 0x100, ARG_WIDTH, ARG_THREADS, ARG_DURATION, ARG_COUNT, ARG_JSON, ARG_KERNEL_RETRIES,
-               ARG_SWEEP };
         static const struct option options[] = {
                 { "instruction", required_argument, NULL, ARG_INSTRUCTION },
                 { "width", required_argument, NULL, ARG_WIDTH },
@@ -82,7 +141,6 @@ int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
                 {},
         };
         bool have_duration = false, have_count = false;
-        uint64_t u;
         int c, r;
 
         *ret = (ProbeArgs) {};
@@ -95,60 +153,21 @@ int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
                 case 'h':
                         ret->help = true;
                         break;
-                case ARG_INSTRUCTION:
-                        if (strcmp(optarg, "all") == 0)
-                                ret->params.instructions = (1u << _RNG_INSTRUCTION_MAX) - 1;
-                        else {
-                                r = rng_instruction_from_string(optarg);
-                                if (r < 0)
-                                        return usage_error("%s: invalid value '%s' (expected rdrand, rdseed or all)",
-                                                           "--instruction", optarg);
-                                ret->params.instructions = 1u << r;
-                        }
-                        break;
-                case ARG_WIDTH:
-                        if (strcmp(optarg, "all") == 0)
-                                ret->params.widths = (1u << RNG_N_WIDTHS) - 1;
-                        else if (parse_u64(optarg, &u) < 0 || u > 64 || rng_width_index((unsigned) u) < 0)
-                                return usage_error("%s: invalid value '%s' (expected 16, 32, 64 or all)",
-                                                   "--width", optarg);
-                        else
-                                ret->params.widths = 1u << rng_width_index((unsigned) u);
-                        break;
-                case ARG_THREADS:
-                        if (strcmp(optarg, "all") == 0)
-                                ret->params.threads = 0;
-                        else if (parse_u64(optarg, &u) < 0 || u < 1 || u > CPU_SETSIZE)
-                                return usage_error("%s: invalid value '%s' (expected a number of threads from 1 or all)",
-                                                   "--threads", optarg);
-                        else
-                                ret->params.threads = (unsigned) u;
-                        break;
-                case ARG_KERNEL_RETRIES:
-                        if (parse_u64_range(optarg, 1, 1000, &u) < 0)
-                                return usage_error("%s: invalid value '%s' (expected a number of tries from 1 to 1000)",
-                                                   "--kernel-retries", optarg);
-                        ret->params.verdict.kernel_retries = u;
-                        break;
-                case ARG_DURATION:
-                        if (parse_duration(optarg, 1, USEC_PER_DAY, &u) < 0)
-                                return usage_error("%s: invalid value '%s' (expected a time from 1us to 1 day, e.g. 500ms, 2s)",
-                                                   "--duration", optarg);
-                        ret->params.limits.budget_usec = u;
-                        have_duration = true;
-                        break;
-                case ARG_COUNT:
-                        if (parse_u64_range(optarg, 1, (UINT64_C(1) << 32), &u) < 0)
-                                return usage_error("%s: invalid value '%s' (expected a number of tries from 1 to 4294967296)",
-                                                   "--count", optarg);
-                        ret->params.limits.max_attempts = u;
-                        have_count = true;
-                        break;
                 case ARG_JSON:
                         ret->json = true;
                         break;
                 case ARG_SWEEP:
                         ret->sweep = true;
+                        break;
+                case ARG_INSTRUCTION:
+                case ARG_WIDTH:
+                case ARG_THREADS:
+                case ARG_KERNEL_RETRIES:
+                case ARG_DURATION:
+                case ARG_COUNT:
+                        r = parse_option(c, optarg, ret, &have_duration, &have_count);
+                        if (r < 0)
+                                return r;
                         break;
                 case ':':
                         return usage_error("%s: missing value%s", argv[optind - 1], "");
@@ -213,13 +232,13 @@ static int run_sweep(const ProbeArgs *args, const KernelState *kernel) {
                 r = probe_sweep(&p, kernel, report);
         }
         if (r < 0) {
-                log_error_errno(r, "sweep failed: %s", strerror(-r));
+                log_error_errno(r, "sweep failed: %m");
                 return EXIT_PROBE_ERROR;
         }
         if (args->json) {
                 r = probe_sweep_to_json(report, &j);
                 if (r < 0) {
-                        log_error_errno(r, "failed to build JSON: %s", strerror(-r));
+                        log_error_errno(r, "failed to build JSON: %m");
                         return EXIT_PROBE_ERROR;
                 }
                 puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -249,7 +268,10 @@ int verb_probe(int argc, char *argv[]) {
         }
 
         probe_detect(&args.params, presence);
-        (void) kernel_state_read(presence, NULL, NULL, &kernel);
+        r = kernel_state_read(presence, NULL, NULL, &kernel);
+        if (r < 0) /* the state says unknown: go on */
+                log_error_errno(r, r == -EBADMSG ? "/proc/cpuinfo has no \"flags\" line, kernel state unknown"
+                                                 : "Failed to read /proc/cpuinfo: %m");
         args.params.presence = presence;
         args.params.kernel_counters = true;
         if (args.sweep)
@@ -282,14 +304,14 @@ int verb_probe(int argc, char *argv[]) {
         if (progress.shown)
                 fprintf(stderr, "\r\033[K");
         if (r < 0) {
-                log_error_errno(r, "probe failed: %s", strerror(-r));
+                log_error_errno(r, "probe failed: %m");
                 return EXIT_PROBE_ERROR;
         }
 
         if (args.json) {
                 r = probe_report_to_json(&report, &j);
                 if (r < 0) {
-                        log_error_errno(r, "failed to build JSON: %s", strerror(-r));
+                        log_error_errno(r, "failed to build JSON: %m");
                         return EXIT_PROBE_ERROR;
                 }
                 puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));

@@ -6,6 +6,14 @@
 
 #include "probe.h"
 
+/* Exit codes of `rng-health probe` (documented in --help); its worst
+ * verdict gives the others: verdict_exit_code(). */
+enum {
+        EXIT_PROBE_OK = 0,        /* ok, degraded, hidden or unsupported */
+        EXIT_PROBE_ERROR = 1,     /* runtime error */
+        EXIT_PROBE_USAGE = 2,     /* bad arguments */
+};
+
 typedef struct ProbeArgs {
         ProbeParams params;
         bool json;

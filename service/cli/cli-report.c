@@ -186,7 +186,7 @@ int verb_report(int argc, char *argv[]) {
                 return EXIT_REPORT_ERROR;
         }
         if (r < 0) {
-                log_error_errno(r, "failed to read the journal: %s", strerror(-r));
+                log_error_errno(r, "failed to read the journal: %m");
                 return EXIT_REPORT_ERROR;
         }
 
@@ -202,7 +202,7 @@ int verb_report(int argc, char *argv[]) {
                 report_print(&report, current, stdout);
         report_done(&report);
         if (r < 0) {
-                log_error_errno(r, "failed to build JSON: %s", strerror(-r));
+                log_error_errno(r, "failed to build JSON: %m");
                 return EXIT_REPORT_ERROR;
         }
         if (cli_flush(stdout) < 0)

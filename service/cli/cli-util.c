@@ -43,6 +43,6 @@ int cli_flush(FILE *f) {
         if (fflush(f) != 0 || ferror(f))
                 r = errno > 0 ? -errno : -EIO;
         if (r < 0)
-                log_error_errno(r, "failed to write output: %s", strerror(-r));
+                log_error_errno(r, "failed to write output: %m");
         return r;
 }

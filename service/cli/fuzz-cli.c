@@ -7,7 +7,7 @@
  * 0 or a negative errno; accepted arguments are within the bounds --help
  * gives; a relative --since lies before now by exactly what it says; the
  * parsers print nothing on success and exactly one line on an error, safe
- * to show whatever the arguments hold (escape-check.h; issue 21). */
+ * to show whatever the arguments hold (escape-check.h). */
 
 #include <errno.h>
 

@@ -9,7 +9,7 @@
  * entries taken; every instruction's failures within its attempts; an
  * exit status of -1 or 0..255; the kernel failure sum never decreases; the
  * text and the JSON are safe to show and valid UTF-8 whatever the fields
- * hold (escape-check.h; issue 21). */
+ * hold (escape-check.h). */
 
 #include <errno.h>
 

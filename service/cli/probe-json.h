@@ -4,17 +4,10 @@
 /* The probe report and the sweep as JSON (schema "rng-health.probe/2", see
  * probe-json.md). */
 
-#include <json-c/json.h>
-
+#include "json-util.h"
 #include "probe.h"
 
 #define PROBE_JSON_SCHEMA "rng-health.probe/2"
-
-static inline void json_object_putp(struct json_object **o) {
-        if (*o)
-                json_object_put(*o);
-}
-#define _cleanup_json_ __attribute__((cleanup(json_object_putp)))
 
 int probe_report_to_json(const ProbeReport *r, struct json_object **ret);
 int probe_sweep_to_json(const ProbeSweepReport *r, struct json_object **ret);

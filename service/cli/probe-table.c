@@ -45,20 +45,8 @@ static const char *overlap_column(const ProbeRun *run, char *buf, size_t len) {
         return buf;
 }
 
-/* The kernel's exhausted counters grew during a contention run. */
-static uint64_t kernel_exhausted_during(const ProbeRun *run, RngInstruction i) {
-        if (!run->have_kernel_counters || run->kernel_after.exhausted[i] < run->kernel_before.exhausted[i])
-                return 0;
-        return run->kernel_after.exhausted[i] - run->kernel_before.exhausted[i];
-}
-
-void probe_report_print_table(const ProbeReport *r, FILE *f) {
-        unsigned n_runs = 0;
-        char kbuf[256];
-
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                n_runs += r->instr[i].n_runs;
-
+/* "Verdict: ..." and the CPUs a contention run skipped. */
+static void print_header(const ProbeReport *r, unsigned n_runs, FILE *f) {
         fprintf(f, "Verdict: %s  (%u run%s in %.1f ms; ", verdict_to_string(r->verdict), n_runs,
                 n_runs == 1 ? "" : "s", r->wall_nsec / 1e6);
         if (n_runs == 0)
@@ -91,6 +79,13 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
         }
         if (any_skipped)
                 fputc('\n', f);
+}
+
+/* One line per instruction, then what its verdict does not say: hidden,
+ * a known erratum, or one whose fix the microcode has. */
+static void print_instructions(const ProbeReport *r, FILE *f) {
+        char kbuf[256];
+
         fprintf(f, "%-12s %-7s %-6s %-6s %s\n", "VERDICT", "INSTR", "CPUID", "KTRIES", "KERNEL");
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
                 const ProbeInstruction *in = &r->instr[i];
@@ -119,10 +114,9 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
                         fprintf(f, "\n%s: this CPU is listed for erratum %s, and its microcode has the fix (0x%" PRIx32 " or later).\n",
                                 rng_instruction_upper_to_string(i), in->erratum_fixed->id, in->erratum_fixed_microcode);
         }
+}
 
-        if (n_runs == 0)
-                return;
-
+static void print_runs(const ProbeReport *r, FILE *f) {
         fprintf(f, "\n%-12s %-7s %5s %-10s %3s %-8s %10s %10s %7s %17s %6s %6s %8s %8s %11s  %s\n",
                 "VERDICT", "INSTR", "WIDTH", "MODE", "THR", "OVERLAP", "TRIES", "FAILED", "FAIL%", "95% CI (FAIL%)",
                 "STREAK", ">KTRY", "VALUES/s", "BYTES/s", "CYC p50/p99", "CHECKS");
@@ -154,6 +148,11 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
                                 format_si(run->bytes_per_sec, bps, sizeof(bps)), lat, checks);
                 }
         }
+}
+
+/* The legend, the kernel's own loops during the contention runs, and the
+ * kernel loop each instruction was judged by. */
+static void print_footer(const ProbeReport *r, FILE *f) {
         fprintf(f, "\nSTREAK: longest run of failed tries. >KTRY: values that needed more tries than the\n"
                 "running kernel's loop makes (KTRIES: that loop would have failed: exhausted).\n"
                 "OVERLAP: the share of a contention run when all its threads drew; its FAIL%% and\n"
@@ -165,7 +164,7 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
 
                 for (unsigned j = 0; j < in->n_runs; j++)
                         for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++) {
-                                during[k] += kernel_exhausted_during(&in->runs[j], k);
+                                during[k] += probe_run_kernel_exhausted(&in->runs[j], k);
                                 any = any || in->runs[j].have_kernel_counters;
                         }
                 if (any && (during[RNG_RDRAND] || during[RNG_RDSEED]))
@@ -180,6 +179,19 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
                         fprintf(f, "KTRIES %s = %" PRIu64 ": %s.\n", rng_instruction_upper_to_string(i),
                                 in->kernel_retries, in->kernel_retries_why);
         }
+}
+
+void probe_report_print_table(const ProbeReport *r, FILE *f) {
+        unsigned n_runs = 0;
+
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                n_runs += r->instr[i].n_runs;
+        print_header(r, n_runs, f);
+        print_instructions(r, f);
+        if (n_runs == 0)
+                return;
+        print_runs(r, f);
+        print_footer(r, f);
 }
 
 void probe_sweep_print_table(const ProbeSweepReport *r, FILE *f) {

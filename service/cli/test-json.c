@@ -241,7 +241,7 @@ int main(void) {
                 check_no_values(table, 77, 3 * 1024);
                 free(table);
         }
-        /* Issue 21 finding 11: "1 CPU", not "1 CPUs". */
+        /* Plurals: "1 CPU", not "1 CPUs". */
         for (int n = 1; n <= 2; n++) {
                 table = NULL;
                 rep.cpus.contention = true;

@@ -62,7 +62,7 @@ static void test_args(void) {
         CHECK(parse(&a, "--duration", "soon", NULL) == -EINVAL, "duration");
         CHECK(parse(&a, "--count", "0", NULL) == -EINVAL, "count 0");
         CHECK(parse(&a, "--count", "1e6", NULL) == -EINVAL, "count 1e6");
-        /* issue 11 finding 6: bounded */
+        /* bounded: past 2^32 is refused, not wrapped */
         CHECK(parse(&a, "--count", "18446744073709551615", NULL) == -EINVAL, "count 2^64-1");
         CHECK(parse(&a, "--count", "4294967297", NULL) == -EINVAL, "count 2^32+1");
         CHECK_EQ_INT(parse(&a, "--count", "4294967296", NULL), 0);
@@ -72,7 +72,7 @@ static void test_args(void) {
         CHECK(parse(&a, "extra", NULL) == -EINVAL, "positional");
 }
 
-/* Issue 11 finding 8: a date that does not exist is refused, not moved. */
+/* A date that does not exist is refused, not moved. */
 static void test_since(void) {
         uint64_t now = UINT64_C(1796000000) * 1000000, t;
 

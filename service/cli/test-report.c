@@ -166,7 +166,7 @@ static void test_report_model(void) {
         report_done(&rep);
 }
 
-/* Issue 11 finding 8: journal fields are parsed strictly; a bad entry is
+/* Journal fields are parsed strictly; a bad entry is
  * counted and not used ("RNG_COUNT=-3" used to subtract). */
 static void test_strict_fields(void) {
         static const char *const bad[] = {

@@ -6,7 +6,9 @@
 
 #include "cpu-id.h"
 #include "fileio.h"
+#include "kernel-state.h"
 #include "macro.h"
+#include "parse-util.h"
 #include "rng-cpu.h"
 
 #if RNG_ARCH_X86_64
@@ -24,10 +26,6 @@ void cpu_id_decode_leaf1(uint32_t eax, unsigned *ret_family, unsigned *ret_model
         *ret_family = family;
         *ret_model = model;
         *ret_stepping = eax & 0xf;
-}
-
-static bool is_blank(char c) {
-        return c == ' ' || c == '\t';
 }
 
 /* A decimal or 0x-hex number filling [p, end) exactly, at most 32 bits. */
@@ -159,9 +157,7 @@ int cpu_id_from_cpuid(CpuId *ret) {
 #endif
 }
 
-#define CPUINFO_MAX (4u * 1024 * 1024)
-
-int cpu_id_read(const char *path, CpuId *ret) {
+int cpu_id_read(const char *root, CpuId *ret) {
         _cleanup_free_ char *buf = NULL;
         size_t len = 0;
         CpuId id = {}, c = {};
@@ -169,7 +165,7 @@ int cpu_id_read(const char *path, CpuId *ret) {
 
         if (!ret)
                 return -EINVAL;
-        r = read_small_file(path ?: "/proc/cpuinfo", CPUINFO_MAX, &buf, &len);
+        r = kernel_cpuinfo_read(root, &buf, &len);
         if (r >= 0)
                 r = cpu_id_parse_cpuinfo(buf, len, &id);
 

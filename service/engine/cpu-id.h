@@ -32,7 +32,7 @@ int cpu_id_parse_cpuinfo(const char *text, size_t len, CpuId *ret);
  * when CPUID is not available in this build. */
 int cpu_id_from_cpuid(CpuId *ret);
 
-/* Read /proc/cpuinfo (path, NULL: /proc/cpuinfo), then override vendor and
+/* Read ROOT/proc/cpuinfo (kernel_cpuinfo_read()), then override vendor and
  * family/model/stepping with CPUID where available. Negative errno if the
  * file cannot be read and CPUID is not available. */
-int cpu_id_read(const char *path, CpuId *ret);
+int cpu_id_read(const char *root, CpuId *ret);

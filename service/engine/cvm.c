@@ -64,23 +64,14 @@ static bool path_exists(const char *root, const char *path) {
         return p && access(p, F_OK) == 0;
 }
 
-static char *read_text(const char *root, const char *path, size_t *ret_len) {
-        _cleanup_free_ char *p = path_join(root, path, NULL);
-        char *buf;
-
-        if (!p || read_small_file(p, 4u * 1024 * 1024, &buf, ret_len) < 0)
-                return NULL;
-        return buf;
-}
-
 ConfidentialVm cvm_detect(const char *root) {
         _cleanup_free_ char *cpuinfo = NULL;
         CvmInputs in = {};
 
         if (!root || strcmp(root, "/") == 0)
                 cpuid_probe(&in.cpuid_tdx, &in.cpuid_hypervisor);
-        cpuinfo = read_text(root, "/proc/cpuinfo", &in.cpuinfo_len);
-        in.cpuinfo = cpuinfo;
+        if (kernel_cpuinfo_read(root, &cpuinfo, &in.cpuinfo_len) >= 0)
+                in.cpuinfo = cpuinfo;
         in.tdx_guest_dev = path_exists(root, "/sys/class/misc/tdx_guest");
         in.sev_guest_dev = path_exists(root, "/sys/class/misc/sev-guest");
         return cvm_from_inputs(&in);

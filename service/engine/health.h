@@ -7,7 +7,7 @@
  *
  * Values are only ever inspected here; no function prints or stores them.
  *
- * Defaults (see HEALTH_PARAMS_DEFAULT and service/probe-json.md):
+ * Defaults (see HEALTH_PARAMS_DEFAULT and service/cli/probe-json.md):
  *   alpha = 2^-40 per test (the strict end of 90B's recommended range),
  *   H = 0.5 bit of min-entropy per output bit (claimed H = width/2 per sample;
  *       RDRAND/RDSEED claim full entropy, we claim half for margin),
@@ -126,3 +126,11 @@ uint64_t health_bit_failed(const HealthResult *r);
 /* Upper bound of the probability that a uniform (healthy) source trips any
  * check in one stream of n values of the given width. */
 double health_false_alarm_bound(const HealthParams *p, unsigned width, uint64_t n);
+
+/* "rct,apt": the failed output checks of a HealthCheck mask; "" if none. */
+void health_checks_format(unsigned failed, char *buf, size_t len);
+/* "3,16-31": the bit positions of a mask, ranges joined; "" if none. */
+void health_bits_format(uint64_t bits, char *buf, size_t len);
+/* The failed checks, with the failed bit positions named:
+ * "zero-rate,bit-balance (bits 16-31)"; "" if none failed. */
+void health_result_format(const HealthResult *h, char *buf, size_t len);

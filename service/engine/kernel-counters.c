@@ -82,3 +82,17 @@ int kernel_counters_read(const char *root, KernelCounters *ret) {
         *ret = c;
         return 0;
 }
+
+int kernel_counter_open_poll(const char *root, RngInstruction i) {
+        char path[4096], buf[32];
+        int fd, r;
+
+        r = kernel_counter_path(root, i, "exhausted", path, sizeof(path));
+        if (r < 0)
+                return r;
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0)
+                return negative_errno();
+        (void) pread(fd, buf, sizeof(buf), 0); /* arm */
+        return fd;
+}

@@ -34,3 +34,9 @@ int kernel_counter_path(const char *root, RngInstruction i, const char *name, ch
 /* Read all four counters below root (NULL: "/"). -ENOENT if the kernel has
  * no counters; another -errno if one is unreadable or malformed. */
 int kernel_counters_read(const char *root, KernelCounters *ret);
+
+/* Opens instruction i's exhausted counter below root for poll(): kernels
+ * with the series wake a POLLPRI poller when it grows; each wake-up is
+ * re-armed by reading from offset 0 (already done once here). Returns the
+ * fd; -ENOENT without the counter. */
+int kernel_counter_open_poll(const char *root, RngInstruction i);

@@ -16,6 +16,19 @@ static const char *const kind_names[_KERNEL_RNG_MSG_MAX] = {
 
 DEFINE_STRING_TABLE_TO_STRING(kernel_rng_msg_kind, KernelRngMsgKind, kind_names)
 
+Verdict kernel_rng_msg_kind_verdict(KernelRngMsgKind k) {
+        switch (k) {
+        case KERNEL_RNG_MSG_EXHAUSTED:
+        case KERNEL_RNG_MSG_FAILED:
+                return VERDICT_EXHAUSTED;
+        case KERNEL_RNG_MSG_DISABLED:
+                return VERDICT_DEGRADED;
+        case KERNEL_RNG_MSG_DEFECTIVE:
+        default:
+                return VERDICT_BROKEN;
+        }
+}
+
 /* A cursor over a length-bounded record. */
 typedef struct Scan {
         const char *p, *end;

@@ -30,6 +30,7 @@
 
 #include "kernel-state.h"
 #include "rng-cpu.h"
+#include "verdict.h"
 
 typedef enum KernelRngMsgKind {
         KERNEL_RNG_MSG_EXHAUSTED,
@@ -40,6 +41,11 @@ typedef enum KernelRngMsgKind {
 } KernelRngMsgKind;
 
 const char *kernel_rng_msg_kind_to_string(KernelRngMsgKind k); /* "exhausted", ... */
+
+/* The verdict a kind implies, for the kernel watch and report alike:
+ * exhausted/failed -> exhausted, disabled -> degraded, defective ->
+ * broken. What it weighs depends on the instruction: verdict_severity(). */
+Verdict kernel_rng_msg_kind_verdict(KernelRngMsgKind k);
 
 typedef struct KernelRngMsg {
         KernelRngMsgKind kind;

@@ -8,8 +8,8 @@
 
 #include "fileio.h"
 #include "kernel-state.h"
-#include "log.h"
 #include "macro.h"
+#include "parse-util.h"
 
 static const char *const state_names[_KERNEL_STATE_MAX] = {
         [KERNEL_STATE_UNKNOWN] = "unknown",
@@ -62,10 +62,6 @@ const KernelReason *kernel_reason_match(const char *record, size_t len) {
                 if (memmem(record, len, reason_table[i].message, strlen(reason_table[i].message)))
                         return &reason_table[i];
         return NULL;
-}
-
-static bool is_blank(char c) {
-        return c == ' ' || c == '\t';
 }
 
 int kernel_cpuinfo_count_flag(const char *text, size_t len, const char *flag, size_t *ret_lines) {
@@ -205,6 +201,14 @@ void kernel_state_build(KernelState *ret, const RngPresence presence[_RNG_INSTRU
 /* /proc/cpuinfo of 1024 CPUs is ~1.5 MiB. */
 #define PROC_READ_MAX (4u * 1024 * 1024)
 
+int kernel_cpuinfo_read(const char *root, char **ret, size_t *ret_len) {
+        _cleanup_free_ char *p = path_join(root, "/proc/cpuinfo", NULL);
+
+        if (!p)
+                return -ENOMEM;
+        return read_small_file(p, PROC_READ_MAX, ret, ret_len);
+}
+
 KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RNG_INSTRUCTION_MAX]) {
         _cleanup_close_ int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
         char buf[8192];
@@ -284,16 +288,10 @@ int kernel_state_read(const RngPresence presence[_RNG_INSTRUCTION_MAX], KernelLo
         size_t len;
         int r;
 
-        r = read_small_file("/proc/cpuinfo", PROC_READ_MAX, &cpuinfo, &len);
-        if (r < 0)
-                log_error_errno(r, "Failed to read /proc/cpuinfo: %s", strerror(-r));
-        else {
+        r = kernel_cpuinfo_read(NULL, &cpuinfo, &len);
+        if (r >= 0)
                 r = kernel_cpuinfo_parse(cpuinfo, len, flags);
-                if (r < 0)
-                        log_error_errno(r, "/proc/cpuinfo has no \"flags\" line, kernel state unknown");
-                else
-                        cpuinfo_ok = true;
-        }
+        cpuinfo_ok = r >= 0;
 
         if (read_small_file("/proc/cmdline", PROC_READ_MAX, &cmdline, &len) >= 0)
                 nordrand = kernel_cmdline_has_word(cmdline, len, "nordrand");
@@ -306,5 +304,5 @@ int kernel_state_read(const RngPresence presence[_RNG_INSTRUCTION_MAX], KernelLo
                 log = (scan ?: scan_kmsg)(reasons, userdata);
         kernel_state_build(ret, presence, cpuinfo_ok, flags, nordrand, log, reasons);
         ret->retry_series = access(KERNEL_RNG_SYSFS_DIR "/rdseed", F_OK) == 0;
-        return 0;
+        return cpuinfo_ok ? 0 : r;
 }

@@ -95,6 +95,11 @@ typedef struct KernelReason {
  * truncated) against the reason table. Returns the entry or NULL. */
 const KernelReason *kernel_reason_match(const char *record, size_t len);
 
+/* The one reader of ROOT/proc/cpuinfo (root NULL or "/": the real one), for
+ * the kernel state, the CPU's identity and the confidential VM detection:
+ * read_small_file()'s result. */
+int kernel_cpuinfo_read(const char *root, char **ret, size_t *ret_len);
+
 /* /proc/cpuinfo text: how many "flags" lines have `flag` as a whole word
  * (*ret_lines: how many flags lines there are). -EINVAL on NULL. */
 int kernel_cpuinfo_count_flag(const char *text, size_t len, const char *flag, size_t *ret_lines);
@@ -126,7 +131,9 @@ typedef KernelLogState (*KernelLogScanFn)(const KernelReason *reasons[_RNG_INSTR
 
 /* Read everything from /proc, and the kernel log (scan, NULL: /dev/kmsg)
  * only when an instruction was disabled or hidden (the log can be
- * megabytes on a long-running machine). Never fails because of the kernel
- * log; returns 0 (problems are described in the reasons). */
+ * megabytes on a long-running machine). *ret is filled in any case (a
+ * problem is described in the reasons). Returns 0; -errno if /proc/cpuinfo
+ * cannot be read, -EBADMSG if it has no "flags" line (the state is then
+ * unknown): for the caller to log. The kernel log is never an error. */
 int kernel_state_read(const RngPresence presence[_RNG_INSTRUCTION_MAX], KernelLogScanFn scan, void *userdata,
                       KernelState *ret);

@@ -95,9 +95,6 @@ void pool_free(Pool *p) {
         free(p);
 }
 
-void pool_freep(Pool **p) {
-        pool_free(*p);
-}
 
 int pool_new(const int *cpus, unsigned n, Pool **ret) {
         Pool *p;

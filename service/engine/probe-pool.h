@@ -18,7 +18,9 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "macro.h"
 #include "probe-stream.h"
+
 
 typedef struct Pool Pool;
 
@@ -62,4 +64,5 @@ int pool_new(const int *cpus, unsigned n, Pool **ret);
 uint64_t pool_run(Pool *p, const RngSource *const *srcs, const ProbeLimits *limits, const HealthParams *health,
                   uint64_t retries);
 void pool_free(Pool *p);
-void pool_freep(Pool **p);
+DEFINE_TRIVIAL_CLEANUP_FUNC(Pool *, pool_free);
+

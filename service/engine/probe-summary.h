@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* One instruction's probe in a few numbers, for the status line, the
- * journal events and the report: totals over its runs, and the run that
- * decided its verdict. Pure: no I/O. */
+/* One instruction's probe in a few numbers (ProbeSummary, probe.h): totals
+ * over its runs, and the run that decided its verdict; what a run says
+ * about the kernel's own loops. Pure: no I/O. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -11,32 +11,24 @@
 
 #include "probe.h"
 
-typedef struct ProbeSummary {
-        RngInstruction instruction;
-        bool probed;                /* selected, executes (CPUID, or hidden), and at least one run */
-        Verdict verdict;
-        unsigned runs;
-        uint64_t attempts, failures; /* totals over the runs */
-        uint64_t retry_exhausted;    /* values that needed more than kernel_retries tries */
-        uint64_t max_fail_streak;
-        double failure_rate;         /* failures / attempts over the runs */
-        const ProbeRun *worst;       /* decided the verdict; NULL if not probed */
-} ProbeSummary;
-
 /* Values that needed more tries than the kernel's loop makes, counting a
  * trailing streak of failures that already reached that length. */
 uint64_t probe_run_retry_exhausted(const ProbeRun *run);
 
-void probe_summarize(const ProbeReport *r, RngInstruction i, ProbeSummary *ret);
-/* What the running kernel does about the summary's verdict
- * (verdict_consequence()); broken with nothing delivered is, for the
- * kernel, exhaustion. NULL: nothing to say. */
-const char *probe_summary_consequence(const ProbeSummary *s);
+/* How much the kernel's exhausted counter of instruction i grew during a
+ * contention run (its own loops running out under the run's load); 0
+ * without counters, or if the counter went backwards. */
+uint64_t probe_run_kernel_exhausted(const ProbeRun *run, RngInstruction i);
 
-/* "rct,apt": the failed output checks of a HealthCheck mask; "" if none. */
-void health_checks_format(unsigned failed, char *buf, size_t len);
-/* "3,16-31": the bit positions of a mask, ranges joined; "" if none. */
-void health_bits_format(uint64_t bits, char *buf, size_t len);
-/* The failed checks, with the failed bit positions named:
- * "zero-rate,bit-balance (bits 16-31)"; "" if none failed. */
-void health_result_format(const HealthResult *h, char *buf, size_t len);
+/* Fills in->summary from its runs: probe_run_all() calls it once per
+ * instruction, after the last run. */
+void probe_instruction_summarize(ProbeInstruction *in);
+
+/* The run that decided the verdict (worse verdict, then higher failure
+ * rate, then more threads); NULL if not probed. */
+const ProbeRun *probe_instruction_worst_run(const ProbeInstruction *in);
+
+/* What the running kernel does about the instruction's verdict
+ * (verdict_consequence()); broken with nothing delivered is, for the
+ * kernel, exhaustion. NULL: not probed, or nothing to say. */
+const char *probe_instruction_consequence(const ProbeInstruction *in);

@@ -144,6 +144,29 @@ typedef struct ProbeParams {
 
 void probe_params_default(ProbeParams *ret);
 
+/* The values `rng-health probe` and rng-health.conf(5) share, each with
+ * one parser (probe-params.c; the caller words the error) and one set of
+ * bounds: */
+#define PROBE_THREADS_MAX CPU_SETSIZE                  /* Threads=, --threads */
+#define PROBE_MAX_ATTEMPTS_MAX (UINT64_C(1) << 32)     /* MaxAttempts=, --count */
+#define PROBE_KERNEL_RETRIES_MAX 1000                  /* KernelRetries=, --kernel-retries */
+/* "all": 0 (every usable CPU), else 1..PROBE_THREADS_MAX; -EINVAL. The
+ * counts are parse_u64_range() within these bounds, the widths
+ * rng_width_from_string(), the instructions rng_instruction_from_string(). */
+int probe_threads_from_string(const char *s, unsigned *ret);
+
+/* One instruction's runs in a few numbers, summed once by probe_run_all()
+ * (probe-summary.h) for the status line, the journal events and the
+ * report. */
+typedef struct ProbeSummary {
+        bool probed;                 /* selected, executes (CPUID, or hidden), and at least one run */
+        uint64_t attempts, failures; /* totals over the runs */
+        uint64_t retry_exhausted;    /* values that needed more than kernel_retries tries */
+        uint64_t max_fail_streak;
+        double failure_rate;         /* failures / attempts over the runs */
+        unsigned worst;              /* runs[worst] decided the verdict (when probed) */
+} ProbeSummary;
+
 typedef struct ProbeInstruction {
         RngInstruction instruction;
         bool selected;
@@ -169,6 +192,7 @@ typedef struct ProbeInstruction {
         uint32_t erratum_fixed_microcode;
         unsigned n_runs;
         ProbeRun runs[2 * RNG_N_WIDTHS];
+        ProbeSummary summary;
 } ProbeInstruction;
 
 typedef struct ProbeCpus {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "macro.h"
+#include "parse-util.h"
 #include "rng-cpu.h"
 
 #if RNG_ARCH_X86_64
@@ -39,6 +40,14 @@ int rng_width_index(unsigned width) {
                 if (rng_widths[i] == width)
                         return i;
         return -EINVAL;
+}
+
+int rng_width_from_string(const char *s) {
+        uint64_t u;
+
+        if (parse_u64(s, &u) < 0 || u > 64)
+                return -EINVAL;
+        return rng_width_index((unsigned) u);
 }
 
 bool rng_arch_supported(void) {

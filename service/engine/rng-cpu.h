@@ -30,6 +30,9 @@ const char *rng_instruction_to_string(RngInstruction i);     /* "rdrand", "rdsee
 const char *rng_instruction_upper_to_string(RngInstruction i);      /* "RDRAND", "RDSEED" */
 int rng_instruction_from_string(const char *s);              /* -EINVAL if unknown */
 int rng_width_index(unsigned width);                         /* 0..2, -EINVAL otherwise */
+/* The one parser of a width as given ("16", "32", "64"): its index, or
+ * -EINVAL for anything else (the CLI and the configuration alike). */
+int rng_width_from_string(const char *s);
 
 /* What the CPU says about one instruction. CPUID that does not advertise
  * an instruction may hide one the hardware has: the kernel clears the bit

@@ -16,62 +16,63 @@ static void format_instruction(const ProbeReport *r, RngInstruction i, char *buf
         char a[16], b[16], c[16], checks[128];
         const char *name = rng_instruction_upper_to_string(i);
         const char *kernel = in->kernel.state == KERNEL_STATE_DISABLED ? " (disabled by the kernel)" : "";
-        ProbeSummary s;
+        const ProbeSummary *s = &in->summary; /* summed once by probe_run_all() */
+        const ProbeRun *worst = probe_instruction_worst_run(in);
+        const char *consequence = probe_instruction_consequence(in);
 
         if (!in->executes) {
                 snprintf(buf, len, "%s not supported by this CPU", name);
                 return;
         }
-        probe_summarize(r, i, &s);
-        if (s.probed && in->verdict == VERDICT_HIDDEN) {
+        if (s->probed && in->verdict == VERDICT_HIDDEN) {
                 /* What it does when run anyway, under its own name: nothing
                  * relies on it. */
-                health_result_format(&s.worst->health, checks, sizeof(checks));
+                health_result_format(&worst->health, checks, sizeof(checks));
                 snprintf(buf, len, "%s hidden by the kernel%s%s%s: run anyway, %s of tries failed%s%s%s", name,
                          in->erratum ? " (known erratum " : "", in->erratum ? in->erratum->id : "",
-                         in->erratum ? ")" : "", format_percent(s.failure_rate, a, sizeof(a)),
+                         in->erratum ? ")" : "", format_percent(s->failure_rate, a, sizeof(a)),
                          checks[0] ? ", output check failed (" : "", checks, checks[0] ? ")" : "");
                 return;
         }
-        if (!s.probed) {
+        if (!s->probed) {
                 snprintf(buf, len, "%s not probed%s", name, kernel);
                 return;
         }
-        switch (s.verdict) {
+        switch (in->verdict) {
         case VERDICT_OK:
                 snprintf(buf, len, "%s ok%s (0 of %s tries failed)", name, kernel,
-                         format_si((double) s.attempts, a, sizeof(a)));
+                         format_si((double) s->attempts, a, sizeof(a)));
                 break;
         case VERDICT_DEGRADED:
                 snprintf(buf, len, "%s degraded%s: %s of tries failed, every value within %" PRIu64 " tries",
-                         name, kernel, format_percent(s.failure_rate, a, sizeof(a)),
+                         name, kernel, format_percent(s->failure_rate, a, sizeof(a)),
                          in->kernel_retries);
                 break;
         case VERDICT_EXHAUSTED:
                 snprintf(buf, len, "%s exhausted%s: %s of tries failed, %s values needed >%" PRIu64 " tries",
-                         name, kernel, format_percent(s.failure_rate, a, sizeof(a)),
-                         format_si((double) s.retry_exhausted, b, sizeof(b)), in->kernel_retries);
+                         name, kernel, format_percent(s->failure_rate, a, sizeof(a)),
+                         format_si((double) s->retry_exhausted, b, sizeof(b)), in->kernel_retries);
                 break;
         case VERDICT_BROKEN:
-                if (s.worst->delivered == 0)
+                if (worst->delivered == 0)
                         snprintf(buf, len, "%s broken%s: no value delivered in %s tries", name, kernel,
-                                 format_si((double) s.worst->attempts, c, sizeof(c)));
+                                 format_si((double) worst->attempts, c, sizeof(c)));
                 else {
-                        health_result_format(&s.worst->health, checks, sizeof(checks));
+                        health_result_format(&worst->health, checks, sizeof(checks));
                         snprintf(buf, len, "%s broken%s: output check failed (%s), %s of tries failed",
-                                 name, kernel, checks, format_percent(s.failure_rate, a, sizeof(a)));
+                                 name, kernel, checks, format_percent(s->failure_rate, a, sizeof(a)));
                 }
                 break;
         default:
-                snprintf(buf, len, "%s %s%s", name, verdict_to_string(s.verdict), kernel);
+                snprintf(buf, len, "%s %s%s", name, verdict_to_string(in->verdict), kernel);
                 break;
         }
         /* What the running kernel does about it. */
-        if (probe_summary_consequence(&s)) {
+        if (consequence) {
                 size_t k = strlen(buf);
 
                 if (k < len)
-                        snprintf(buf + k, len - k, " (%s)", probe_summary_consequence(&s));
+                        snprintf(buf + k, len - k, " (%s)", consequence);
         }
         if (in->erratum) {
                 size_t k = strlen(buf);

@@ -141,7 +141,7 @@ static void test_read(void) {
 
         /* Whatever the machine: no crash, and on x86-64 CPUID fills the vendor. */
         CHECK(r == 0 || r < 0, "read");
-        r = cpu_id_read("/nonexistent/cpuinfo", &id);
+        r = cpu_id_read("/nonexistent", &id);
         CHECK(r == 0 || r == -ENOENT, "nonexistent: %d", r);
 }
 

@@ -32,15 +32,21 @@ Verdict verdict_worst(Verdict a, Verdict b) {
         return MAX(a, b);
 }
 
+int verdict_exit_status(Verdict v) {
+        static const int status[_VERDICT_MAX] = {
+                [VERDICT_UNSUPPORTED] = EXIT_VERDICT_UNSUPPORTED,
+                [VERDICT_HIDDEN] = EXIT_VERDICT_HIDDEN,
+                [VERDICT_OK] = EXIT_VERDICT_OK,
+                [VERDICT_DEGRADED] = EXIT_VERDICT_DEGRADED,
+                [VERDICT_EXHAUSTED] = EXIT_VERDICT_EXHAUSTED,
+                [VERDICT_BROKEN] = EXIT_VERDICT_BROKEN,
+        };
+
+        return (unsigned) v < _VERDICT_MAX ? status[v] : EXIT_VERDICT_BROKEN;
+}
+
 int verdict_exit_code(Verdict v) {
-        switch (v) {
-        case VERDICT_EXHAUSTED:
-                return EXIT_PROBE_EXHAUSTED;
-        case VERDICT_BROKEN:
-                return EXIT_PROBE_BROKEN;
-        default:
-                return EXIT_PROBE_OK;
-        }
+        return v == VERDICT_EXHAUSTED || v == VERDICT_BROKEN ? verdict_exit_status(v) : 0;
 }
 
 Verdict verdict_for_run(const VerdictParams *p, uint64_t failures, uint64_t delivered,
@@ -72,6 +78,10 @@ int severity_priority(Severity s) {
         };
 
         return (unsigned) s < _SEVERITY_MAX ? prio[s] : LOG_ERR;
+}
+
+int verdict_priority(RngInstruction i, Verdict v) {
+        return severity_priority(verdict_severity(i, v));
 }
 
 Severity verdict_severity(RngInstruction i, Verdict v) {

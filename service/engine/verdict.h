@@ -33,18 +33,28 @@ typedef struct VerdictParams {
 #define VERDICT_PARAMS_DEFAULT \
         ((VerdictParams) { .kernel_retries = 0, .degraded_min_failures = 1, .exhausted_min_loop_failures = 1 })
 
-/* Exit codes of `rng-health probe` (documented in --help). */
+/* The exit status of a verdict that ends a program with failure
+ * (rng-health(8)): `rng-health probe` on exhausted and broken,
+ * `rng-health monitor` on any verdict FailOn= matches. One map for both:
+ * verdict_exit_status(). The programs' other statuses (0, 1, 2, 78) are
+ * theirs (cli-probe.h, monitor.h). */
 enum {
-        EXIT_PROBE_OK = 0,        /* ok, degraded, hidden or unsupported */
-        EXIT_PROBE_ERROR = 1,     /* runtime error */
-        EXIT_PROBE_USAGE = 2,     /* bad arguments */
-        EXIT_PROBE_EXHAUSTED = 3, /* worst verdict exhausted */
-        EXIT_PROBE_BROKEN = 4,    /* worst verdict broken */
+        EXIT_VERDICT_EXHAUSTED = 3,
+        EXIT_VERDICT_BROKEN = 4,
+        EXIT_VERDICT_DEGRADED = 5,
+        EXIT_VERDICT_UNSUPPORTED = 6,
+        EXIT_VERDICT_OK = 7,     /* FailOn=ok: a drill of the failure path */
+        EXIT_VERDICT_HIDDEN = 8,
 };
 
+/* The one verdict name parser and printer. */
 const char *verdict_to_string(Verdict v);
 int verdict_from_string(const char *s); /* -EINVAL if unknown */
 Verdict verdict_worst(Verdict a, Verdict b);
+/* EXIT_VERDICT_* for v. */
+int verdict_exit_status(Verdict v);
+/* `rng-health probe`'s exit status for its worst verdict: exhausted and
+ * broken fail it (verdict_exit_status()), anything else is 0. */
 int verdict_exit_code(Verdict v);
 
 /* What a verdict on an instruction weighs, from what the kernel does about
@@ -69,6 +79,10 @@ typedef enum Severity {
 Severity verdict_severity(RngInstruction i, Verdict v);
 const char *severity_to_string(Severity s); /* "info", "notice", "warning", "err" */
 int severity_priority(Severity s);          /* LOG_INFO ... LOG_ERR */
+/* The syslog priority of verdict v on instruction i: its severity's
+ * (RDSEED exhausted is routine, notice; RDRAND exhausted and broken are
+ * err; ...). */
+int verdict_priority(RngInstruction i, Verdict v);
 /* What the running kernel does about verdict v on instruction i, a clause
  * for the status line and the events ("the kernel seeds from RDRAND
  * instead"); NULL where there is nothing to say (ok, unsupported). */

@@ -1,14 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* rng-health.conf(5): the main file, then drop-ins, parsed with inih.
- *
- *   main file: the first of ROOT/etc, ROOT/run, ROOT/usr/lib
- *              /rng-health/rng-health.conf
- *   drop-ins:  *.conf in ROOT/{etc,run,usr/lib}/rng-health/rng-health.conf.d/,
- *              sorted by file name across the three directories; for the
- *              same name /etc hides /run hides /usr/lib; a drop-in (or main
- *              file) that is empty or a symlink to /dev/null masks.
+/* rng-health.conf(5): the main file, then drop-ins (conf-files.h), each
+ * line screened (conf-line.h) and parsed with inih; each key is an entry
+ * of one table {section, key, parser, field, bounds} (config.c).
  * Later assignments override earlier ones; list keys (Instructions=,
  * Widths=, FailOn=) append, and an empty assignment resets them to the
  * default. Unknown sections and keys are errors. */
@@ -17,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "conf-files.h"
 #include "probe.h"
 
 typedef enum ConfidentialVmSetting {
@@ -43,6 +39,8 @@ typedef enum ConfidentialVmSetting {
 
 typedef struct Config {
         ProbeParams probe;       /* instructions, widths, threads, limits, verdict thresholds */
+        bool instructions_set;   /* Instructions= given: the next one adds (an empty one resets) */
+        bool widths_set;         /* Widths= likewise */
         uint64_t reprobe_usec;   /* ReprobeIntervalSec=, 0: off */
         bool routine_set;        /* KernelRoutineIntervalSec= given */
         uint64_t routine_usec;   /* KernelRoutineIntervalSec=, 0: record each at once */
@@ -67,10 +65,6 @@ void config_default(Config *ret);
  * *ret is left untouched. */
 int config_load(const char *root, Config *ret, ConfigError *err);
 
-/* The files config_load() would read, in order (NULL-terminated, free with
- * config_files_free()). */
-int config_files(const char *root, char ***ret);
-void config_files_free(char **files);
 
 /* FailOn= in effect: the configured set, else FAIL_ON_CVM_DEFAULT (broken,
  * rdrand:exhausted) on a confidential VM and nothing elsewhere. */

@@ -7,7 +7,7 @@
  * text is never longer than the input (every key once, no padding but
  * leading zeros); the check against counters taken from the state itself
  * passes, and fails when one count is above the kernel's; the fields of an
- * accepted state agree (issue 21): per instruction the exhausted + failed
+ * accepted state agree: per instruction the exhausted + failed
  * + own counts do not pass 2^64 and cover what was reported, own is part
  * of reported, and serial 0 holds
  * nothing. */

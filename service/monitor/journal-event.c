@@ -52,13 +52,7 @@ void event_fields_done(EventFields *f) {
         f->n = 0;
 }
 
-int verdict_priority(RngInstruction i, Verdict v) {
-        return severity_priority(verdict_severity(i, v));
-}
-
-
-
-static int add_header(EventFields *f, const char *mid, int priority) {
+int event_add_header(EventFields *f, const char *mid, int priority) {
         EVENT_ADD(f, "MESSAGE_ID=%s", mid);
         EVENT_ADD(f, "PRIORITY=%d", priority);
         EVENT_ADD(f, "SYSLOG_IDENTIFIER=rng-health");
@@ -75,52 +69,51 @@ static int add_run_fields(EventFields *f, RngInstruction i, const ProbeRun *run)
 
 int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, const char *trigger) {
         const ProbeInstruction *in = &r->instr[i];
-        const char *consequence;
+        const ProbeSummary *s = &in->summary; /* summed once by probe_run_all() */
+        const ProbeRun *worst = probe_instruction_worst_run(in);
+        const char *consequence = probe_instruction_consequence(in);
         const char *name = rng_instruction_upper_to_string(i);
         char rate[16], worst_rate[16];
-        ProbeSummary s;
         int k;
 
-        probe_summarize(r, i, &s);
-        if (!s.probed)
-                return -ENODATA;
-        consequence = probe_summary_consequence(&s);
+        if (!worst)
+                return -ENODATA; /* not probed */
 
-        k = add_header(f, RNG_MID_PROBE_RESULT_STR, verdict_priority(i, s.verdict));
+        k = event_add_header(f, RNG_MID_PROBE_RESULT_STR, verdict_priority(i, in->verdict));
         if (k < 0)
                 return k;
         EVENT_ADD(f, "MESSAGE=%s %s%s%s: %" PRIu64 " of %" PRIu64 " tries failed (%s) in %u run%s, "
                "%" PRIu64 " values needed more than %" PRIu64 " tries; deciding run: %u-bit %s on %u thread%s, "
                "%" PRIu64 " of %" PRIu64 " failed (%s), longest streak %" PRIu64 "%s%s%s%s%s",
-            name, verdict_to_string(s.verdict), consequence ? ", " : "", consequence ?: "", s.failures, s.attempts,
-            format_percent(s.failure_rate, rate, sizeof(rate)), s.runs, s.runs == 1 ? "" : "s", s.retry_exhausted,
-            in->kernel_retries, s.worst->width, probe_mode_to_string(s.worst->mode),
-            s.worst->threads, s.worst->threads == 1 ? "" : "s", s.worst->failures, s.worst->attempts,
-            format_percent(s.worst->failure_rate, worst_rate, sizeof(worst_rate)),
-            s.worst->longest_failure_streak,
+            name, verdict_to_string(in->verdict), consequence ? ", " : "", consequence ?: "", s->failures, s->attempts,
+            format_percent(s->failure_rate, rate, sizeof(rate)), in->n_runs, in->n_runs == 1 ? "" : "s", s->retry_exhausted,
+            in->kernel_retries, worst->width, probe_mode_to_string(worst->mode),
+            worst->threads, worst->threads == 1 ? "" : "s", worst->failures, worst->attempts,
+            format_percent(worst->failure_rate, worst_rate, sizeof(worst_rate)),
+            worst->longest_failure_streak,
             in->erratum ? "; matches the known erratum " : "", in->erratum ? in->erratum->id : "",
             in->erratum ? " (fix: " : "", in->erratum ? in->erratum->fix : "", in->erratum ? ")" : "");
-        k = add_run_fields(f, i, s.worst);
+        k = add_run_fields(f, i, worst);
         if (k < 0)
                 return k;
-        EVENT_ADD(f, "RNG_VERDICT=%s", verdict_to_string(s.verdict));
-        EVENT_ADD(f, "RNG_SEVERITY=%s", severity_to_string(verdict_severity(i, s.verdict)));
+        EVENT_ADD(f, "RNG_VERDICT=%s", verdict_to_string(in->verdict));
+        EVENT_ADD(f, "RNG_SEVERITY=%s", severity_to_string(verdict_severity(i, in->verdict)));
         if (consequence)
                 EVENT_ADD(f, "RNG_CONSEQUENCE=%s", consequence);
         EVENT_ADD(f, "RNG_HARDWARE_VERDICT=%s", verdict_to_string(in->hardware_verdict));
         EVENT_ADD(f, "RNG_CPUID=%s", in->cpuid ? "yes" : "no");
         EVENT_ADD(f, "RNG_CONTENTION_RUNS=%u", in->contention_runs);
         EVENT_ADD(f, "RNG_CONTENDED_RUNS=%u", in->contended_runs);
-        EVENT_ADD(f, "RNG_ATTEMPTS=%" PRIu64, s.worst->attempts);
-        EVENT_ADD(f, "RNG_FAILURES=%" PRIu64, s.worst->failures);
-        EVENT_ADD(f, "RNG_FAILURE_RATE=%.4f", s.worst->failure_rate);
-        EVENT_ADD(f, "RNG_MAX_FAIL_STREAK=%" PRIu64, s.worst->longest_failure_streak);
-        EVENT_ADD(f, "RNG_RETRY_EXHAUSTED=%" PRIu64, probe_run_retry_exhausted(s.worst));
-        EVENT_ADD(f, "RNG_RUNS=%u", s.runs);
-        EVENT_ADD(f, "RNG_TOTAL_ATTEMPTS=%" PRIu64, s.attempts);
-        EVENT_ADD(f, "RNG_TOTAL_FAILURES=%" PRIu64, s.failures);
-        EVENT_ADD(f, "RNG_TOTAL_FAILURE_RATE=%.4f", s.failure_rate);
-        EVENT_ADD(f, "RNG_TOTAL_RETRY_EXHAUSTED=%" PRIu64, s.retry_exhausted);
+        EVENT_ADD(f, "RNG_ATTEMPTS=%" PRIu64, worst->attempts);
+        EVENT_ADD(f, "RNG_FAILURES=%" PRIu64, worst->failures);
+        EVENT_ADD(f, "RNG_FAILURE_RATE=%.4f", worst->failure_rate);
+        EVENT_ADD(f, "RNG_MAX_FAIL_STREAK=%" PRIu64, worst->longest_failure_streak);
+        EVENT_ADD(f, "RNG_RETRY_EXHAUSTED=%" PRIu64, probe_run_retry_exhausted(worst));
+        EVENT_ADD(f, "RNG_RUNS=%u", in->n_runs);
+        EVENT_ADD(f, "RNG_TOTAL_ATTEMPTS=%" PRIu64, s->attempts);
+        EVENT_ADD(f, "RNG_TOTAL_FAILURES=%" PRIu64, s->failures);
+        EVENT_ADD(f, "RNG_TOTAL_FAILURE_RATE=%.4f", s->failure_rate);
+        EVENT_ADD(f, "RNG_TOTAL_RETRY_EXHAUSTED=%" PRIu64, s->retry_exhausted);
         EVENT_ADD(f, "RNG_KERNEL_RETRIES=%" PRIu64, in->kernel_retries);
         EVENT_ADD(f, "RNG_KERNEL_RETRIES_SOURCE=%s", kernel_retries_source_to_string(in->kernel_retries_source));
         EVENT_ADD(f, "RNG_PROBE_USEC=%" PRIu64, r->wall_nsec / 1000);
@@ -142,7 +135,7 @@ int event_output_check(EventFields *f, RngInstruction i, const ProbeRun *run, co
         health_checks_format(run->health.failed, checks, sizeof(checks));
         health_result_format(&run->health, named, sizeof(named));
         health_bits_format(run->health.failed_bits, bits, sizeof(bits));
-        k = add_header(f, RNG_MID_OUTPUT_CHECK_STR, LOG_ERR);
+        k = event_add_header(f, RNG_MID_OUTPUT_CHECK_STR, LOG_ERR);
         if (k < 0)
                 return k;
         EVENT_ADD(f, "MESSAGE=%s %u-bit %s run on %u thread%s: output check failed: %s (%" PRIu64 " values checked)",
@@ -166,7 +159,7 @@ int event_unavailable(EventFields *f, const ProbeInstruction *in) {
 
         if (in->cpuid && in->kernel.state != KERNEL_STATE_DISABLED)
                 return -ENODATA;
-        k = add_header(f, RNG_MID_UNAVAILABLE_STR, in->cpuid ? LOG_WARNING : LOG_NOTICE);
+        k = event_add_header(f, RNG_MID_UNAVAILABLE_STR, in->cpuid ? LOG_WARNING : LOG_NOTICE);
         if (k < 0)
                 return k;
         if (hidden)
@@ -190,16 +183,13 @@ int event_unavailable(EventFields *f, const ProbeInstruction *in) {
 }
 
 static int add_verdict_context(EventFields *f, const VerdictEventInfo *info) {
-        char mask[64];
-
         EVENT_ADD(f, "RNG_VERDICT=%s", verdict_to_string(info->verdict));
         EVENT_ADD(f, "RNG_SEVERITY=%s", severity_to_string(info->severity));
         if (info->instr_verdicts) {
                 EVENT_ADD(f, "RNG_RDRAND_VERDICT=%s", verdict_to_string(info->instr_verdicts[RNG_RDRAND]));
                 EVENT_ADD(f, "RNG_RDSEED_VERDICT=%s", verdict_to_string(info->instr_verdicts[RNG_RDSEED]));
         }
-        fail_on_format(info->fail_on ?: &(FailOn) {}, mask, sizeof(mask));
-        EVENT_ADD(f, "RNG_FAIL_ON=%s", mask);
+        EVENT_ADD(f, "RNG_FAIL_ON=%s", info->fail_on ?: "none");
         EVENT_ADD(f, "RNG_CONFIDENTIAL_VM=%s", info->cvm ?: "none");
         if (info->trigger)
                 EVENT_ADD(f, "RNG_TRIGGER=%s", info->trigger);
@@ -209,7 +199,7 @@ static int add_verdict_context(EventFields *f, const VerdictEventInfo *info) {
 int event_verdict(EventFields *f, const VerdictEventInfo *info) {
         int k;
 
-        k = add_header(f, info->have_previous ? RNG_MID_VERDICT_CHANGED_STR : RNG_MID_VERDICT_BOOT_STR,
+        k = event_add_header(f, info->have_previous ? RNG_MID_VERDICT_CHANGED_STR : RNG_MID_VERDICT_BOOT_STR,
                        severity_priority(info->severity));
         if (k < 0)
                 return k;
@@ -226,15 +216,14 @@ int event_verdict(EventFields *f, const VerdictEventInfo *info) {
 }
 
 int event_policy_failure(EventFields *f, const VerdictEventInfo *info, int exit_status) {
-        char mask[64];
         int k;
 
-        fail_on_format(info->fail_on ?: &(FailOn) {}, mask, sizeof(mask));
-        k = add_header(f, RNG_MID_POLICY_FAILURE_STR, LOG_CRIT);
+        k = event_add_header(f, RNG_MID_POLICY_FAILURE_STR, LOG_CRIT);
         if (k < 0)
                 return k;
         EVENT_ADD(f, "MESSAGE=Hardware RNG verdict %s %s is in FailOn=%s%s: exiting with status %d",
-            rng_instruction_upper_to_string(info->fail_instruction), verdict_to_string(info->fail_verdict), mask,
+            rng_instruction_upper_to_string(info->fail_instruction), verdict_to_string(info->fail_verdict),
+            info->fail_on ?: "none",
             info->cvm && strcmp(info->cvm, "none") != 0 ? " (confidential VM)" : "", exit_status);
         EVENT_ADD(f, "RNG_EXIT_STATUS=%d", exit_status);
         EVENT_ADD(f, "RNG_FAIL_INSTRUCTION=%s", rng_instruction_upper_to_string(info->fail_instruction));
@@ -246,7 +235,7 @@ int event_config_invalid(EventFields *f, const char *file, unsigned line, const 
                          const char *message, const char *action) {
         int k;
 
-        k = add_header(f, RNG_MID_CONFIG_INVALID_STR, LOG_ERR);
+        k = event_add_header(f, RNG_MID_CONFIG_INVALID_STR, LOG_ERR);
         if (k < 0)
                 return k;
         if (line > 0)
@@ -280,3 +269,11 @@ int event_send(const EventFields *f) {
         return r;
 }
 
+int event_emit(int r, EventFields *f, int priority, const char *what) {
+        if (r >= 0)
+                r = event_send(f);
+        if (r < 0 && r != -ENODATA)
+                (void) log_full_errno(priority, r, "failed to send %s event: %m", what);
+        event_fields_done(f);
+        return r;
+}

@@ -10,27 +10,45 @@
  * documented in rng-health(8):
  *
  *   RNG_INSTRUCTION      RDRAND or RDSEED
- *   RNG_VERDICT          ok, degraded, exhausted, broken, unsupported
+ *   RNG_VERDICT          ok, degraded, exhausted, broken, hidden, unsupported
+ *   RNG_SEVERITY         info, notice, warning, err (verdict_severity())
+ *   RNG_CONSEQUENCE      what the running kernel does about the verdict
+ *   RNG_HARDWARE_VERDICT the worst run's verdict, hidden or not
  *   RNG_PREVIOUS_VERDICT the verdict before a change
  *   RNG_WIDTH, RNG_MODE, RNG_THREADS       the run that decided the verdict
  *   RNG_ATTEMPTS, RNG_FAILURES, RNG_FAILURE_RATE, RNG_MAX_FAIL_STREAK,
  *   RNG_RETRY_EXHAUSTED                    counters of that run
  *   RNG_TOTAL_ATTEMPTS, RNG_TOTAL_FAILURES, RNG_TOTAL_FAILURE_RATE,
  *   RNG_TOTAL_RETRY_EXHAUSTED, RNG_RUNS    over all runs of the instruction
+ *   RNG_CONTENTION_RUNS, RNG_CONTENDED_RUNS contention runs, and those whose
+ *                        threads overlapped
  *   RNG_KERNEL_RETRIES   tries per value of the kernel's loop (KernelRetries=)
+ *   RNG_KERNEL_RETRIES_SOURCE stock, series, assumed, override
  *   RNG_PROBE_USEC       wall-clock time of the whole probe (all instructions)
+ *   RNG_ERRATUM, RNG_ERRATUM_FIX            the documented erratum matched
  *   RNG_CHECKS           failed output checks ("rct,apt")
+ *   RNG_FAILED_BITS      the bit positions of a failed bit balance ("3,16-31")
  *   RNG_SAMPLES          values checked in that run
- *   RNG_CPUID, RNG_KERNEL_STATE, RNG_KERNEL_REASON, RNG_REASON
- *   RNG_TRIGGER          boot, reprobe, reload
- *   RNG_SOURCE           the aggregator source behind a verdict change (probe)
+ *   RNG_CPUID, RNG_KERNEL_STATE, RNG_KERNEL_REASON, RNG_KERNEL_REASON_SOURCE,
+ *   RNG_REASON           why an instruction is unavailable (cpuid, kernel, hidden)
+ *   RNG_TRIGGER          boot, reprobe, reload, kernel
+ *   RNG_SOURCE           the verdict source behind a change (probe, kernel)
  *   RNG_RDRAND_VERDICT, RNG_RDSEED_VERDICT
  *   RNG_CONFIDENTIAL_VM  none, tdx, sev, sev-es, sev-snp, forced (ConfidentialVM=yes)
  *   RNG_FAIL_ON          the verdicts of FailOn= in effect ("none" if none)
- *   RNG_EXIT_STATUS      the daemon's exit status on a policy failure
+ *   RNG_EXIT_STATUS, RNG_FAIL_INSTRUCTION, RNG_FAIL_VERDICT
+ *                        a policy failure: the exit status, what matched
  *   RNG_CONFIG_FILE, RNG_CONFIG_LINE, RNG_CONFIG_KEY, RNG_CONFIG_ACTION
- * The kernel watch's events (kernel-watch.h) add RNG_CPU, RNG_COUNT,
- * RNG_KERNEL_MESSAGE. */
+ * The kernel watch's events (kernel-watch.h):
+ *   RNG_KERNEL_EVENT     exhausted, failed, disabled, defective
+ *   RNG_COUNT, RNG_MESSAGES                 failures accounted, log lines
+ *   RNG_CPU, RNG_TRIES   the last line's CPU and tries
+ *   RNG_KERNEL_EXHAUSTED, RNG_KERNEL_RETRIED the kernel's counters then
+ *   RNG_KERNEL_MESSAGE   the first line of the window
+ *   RNG_OWN_PROBE        1: during rng-health's own contention probe
+ *   RNG_ROUTINE, RNG_INTERVAL_USEC, RNG_RATE_PER_HOUR
+ *                        a routine failure recorded once per interval
+ *   RNG_STATE_SERIAL     the flush (kernel-watch-state.h) */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -52,14 +70,12 @@ int event_fields_addf(EventFields *f, const char *fmt, ...) __attribute__((forma
                 if (_r < 0)                                   \
                         return _r;                            \
         } while (0)
+/* The one event header: MESSAGE_ID=mid, PRIORITY= and SYSLOG_IDENTIFIER. */
+int event_add_header(EventFields *f, const char *mid, int priority);
 /* The value of FIELD, or NULL. */
 const char *event_fields_get(const EventFields *f, const char *field);
 void event_fields_done(EventFields *f);
 
-/* syslog priority for an instruction's verdict: its severity's
- * (verdict_severity(): RDSEED exhausted is routine, notice; RDRAND
- * exhausted and broken are err; ...). */
-int verdict_priority(RngInstruction i, Verdict v);
 
 
 /* Probe result of one instruction (selected and in CPUID). */
@@ -80,7 +96,7 @@ typedef struct VerdictEventInfo {
         const char *status;            /* the STATUS= line */
         const Verdict *instr_verdicts; /* [_RNG_INSTRUCTION_MAX] or NULL */
         const char *cvm;               /* "none", "tdx", ... */
-        const FailOn *fail_on;         /* NULL: none */
+        const char *fail_on;           /* FailOn= in effect, fail_on_format()'s; NULL: "none" */
         /* A FailOn= match: the instruction and its verdict that matched. */
         RngInstruction fail_instruction;
         Verdict fail_verdict;
@@ -96,4 +112,10 @@ int event_config_invalid(EventFields *f, const char *file, unsigned line, const 
  * the journal refused it, also print MESSAGE there (once, at the event's
  * PRIORITY). Returns sd_journal_sendv()'s result. */
 int event_send(const EventFields *f);
+
+/* The one way to send an event a builder made: r is the builder's result;
+ * sends it, or logs once at priority why not ("failed to send WHAT event:
+ * ...", the builder's or the journal's error). -ENODATA from a builder
+ * (nothing to send) is no error. Frees the fields; returns the error. */
+int event_emit(int r, EventFields *f, int priority, const char *what);
 

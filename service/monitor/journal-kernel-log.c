@@ -7,19 +7,17 @@
 #include <systemd/sd-journal.h>
 
 #include "journal-kernel-log.h"
+#include "kernel-watch-journal.h"
+#include "macro.h"
 
 KernelLogState journal_kernel_log_scan(const KernelReason *reasons[_RNG_INSTRUCTION_MAX], void *userdata) {
-        char match[sizeof("_BOOT_ID=") + SD_ID128_STRING_MAX], id[SD_ID128_STRING_MAX];
-        sd_journal *j = NULL;
+        _cleanup_(sd_journal_closep) sd_journal *j = NULL;
         sd_id128_t boot;
         int r;
 
-        if (sd_id128_get_boot(&boot) < 0 || sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM) < 0)
+        if (sd_id128_get_boot(&boot) < 0 || kernel_watch_journal_open(&j) < 0)
                 return KERNEL_LOG_UNREADABLE;
-        snprintf(match, sizeof(match), "_BOOT_ID=%s", sd_id128_to_string(boot, id));
-        r = sd_journal_add_match(j, "_TRANSPORT=kernel", 0);
-        if (r >= 0)
-                r = sd_journal_add_match(j, match, 0);
+        r = kernel_watch_journal_match_kernel(j, boot);
         if (r >= 0)
                 r = sd_journal_seek_head(j);
         while (r >= 0 && (r = sd_journal_next(j)) > 0) {
@@ -33,6 +31,5 @@ KernelLogState journal_kernel_log_scan(const KernelReason *reasons[_RNG_INSTRUCT
                 if (m)
                         reasons[m->instruction] = m;
         }
-        sd_journal_close(j);
         return r < 0 ? KERNEL_LOG_UNREADABLE : KERNEL_LOG_READ;
 }

@@ -112,9 +112,3 @@ const KernelCounters *kernel_watch_counters_update(KernelWatchCounters *v, int r
 int kernel_watch_account(const KernelWatchState *state, const KernelCounters *counters,
                          const KernelWatchBatch *batch, const char *cursor, const KernelWatchAccountParams *params,
                          KernelWatchStep *ret);
-
-/* The per-instruction verdicts and status fragment of a state ("kernel:
- * RDSEED exhausted 3x (the kernel seeds from RDRAND instead)", "kernel: no
- * RNG failures"; "... logged" without counters). */
-int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters,
-                               Verdict ret_verdicts[_RNG_INSTRUCTION_MAX], char **ret_status);

@@ -9,29 +9,8 @@
 #include "journal-ids.h"
 #include "kernel-watch-event.h"
 
-Verdict kernel_rng_msg_kind_verdict(KernelRngMsgKind k) {
-        switch (k) {
-        case KERNEL_RNG_MSG_EXHAUSTED:
-        case KERNEL_RNG_MSG_FAILED:
-                return VERDICT_EXHAUSTED;
-        case KERNEL_RNG_MSG_DISABLED:
-                return VERDICT_DEGRADED;
-        case KERNEL_RNG_MSG_DEFECTIVE:
-        default:
-                return VERDICT_BROKEN;
-        }
-}
-
-int event_kernel(EventFields *f, const KernelEventInfo *in) {
-        const char *name = rng_instruction_upper_to_string(in->instruction);
-        Verdict v = in->own_probe ? VERDICT_OK : kernel_rng_msg_kind_verdict(in->kind);
-
-        if (!name || !kernel_rng_msg_kind_to_string(in->kind) || (in->own_probe && in->kind != KERNEL_RNG_MSG_EXHAUSTED))
-                return -EINVAL;
-
-        EVENT_ADD(f, "MESSAGE_ID=%s", rng_kernel_message_id(in->kind));
-        EVENT_ADD(f, "PRIORITY=%d", verdict_priority(in->instruction, v));
-        EVENT_ADD(f, "SYSLOG_IDENTIFIER=rng-health");
+/* MESSAGE=: what the kernel did, in a sentence per kind. */
+static int add_message(EventFields *f, const KernelEventInfo *in, const char *name, Verdict v) {
         switch (in->kind) {
         case KERNEL_RNG_MSG_EXHAUSTED:
                 if (in->own_probe)
@@ -72,6 +51,22 @@ int event_kernel(EventFields *f, const KernelEventInfo *in) {
                 EVENT_ADD(f, "MESSAGE=Kernel: %s is defective (confidential-computing boot check)", name);
                 break;
         }
+        return 0;
+}
+
+int event_kernel(EventFields *f, const KernelEventInfo *in) {
+        const char *name = rng_instruction_upper_to_string(in->instruction);
+        Verdict v = in->own_probe ? VERDICT_OK : kernel_rng_msg_kind_verdict(in->kind);
+        int k;
+
+        if (!name || !kernel_rng_msg_kind_to_string(in->kind) || (in->own_probe && in->kind != KERNEL_RNG_MSG_EXHAUSTED))
+                return -EINVAL;
+
+        k = event_add_header(f, rng_kernel_message_id(in->kind), verdict_priority(in->instruction, v));
+        if (k >= 0)
+                k = add_message(f, in, name, v);
+        if (k < 0)
+                return k;
         EVENT_ADD(f, "RNG_SOURCE=kernel");
         EVENT_ADD(f, "RNG_INSTRUCTION=%s", name);
         EVENT_ADD(f, "RNG_KERNEL_EVENT=%s", kernel_rng_msg_kind_to_string(in->kind));

@@ -39,8 +39,3 @@ typedef struct KernelEventInfo {
 
 /* Pure: MESSAGE_ID, PRIORITY, MESSAGE and the RNG_* fields of one event. */
 int event_kernel(EventFields *f, const KernelEventInfo *info);
-
-/* The verdict a kind implies: exhausted/failed -> exhausted, disabled ->
- * degraded, defective -> broken. What it weighs depends on the
- * instruction: verdict_severity(). */
-Verdict kernel_rng_msg_kind_verdict(KernelRngMsgKind k);

@@ -264,9 +264,9 @@ int kernel_watch_state_format(const KernelWatchState *s, char **ret) {
         }
         if (ferror(f) | (fclose(f) != 0))
                 return -ENOMEM;
-        *ret = buf;
-        buf = NULL;
+        *ret = TAKE_PTR(buf);
         return 0;
+
 }
 
 static char *state_path(const char *dir, const char *name) {
@@ -311,6 +311,29 @@ int kernel_watch_state_commit(const char *dir) {
         return 0;
 }
 
+void kernel_watch_state_save_begin(const char *dir, const KernelWatchState *next) {
+        int r;
+
+        if (!dir)
+                return;
+        r = kernel_watch_state_write_new(dir, next);
+        if (r < 0) {
+                _cleanup_free_ char *shown = escape_str(dir);
+
+                log_warning_errno(r, "Kernel watch: cannot write its state to %s: %m", shown ?: "(out of memory)");
+        }
+}
+
+void kernel_watch_state_save_end(const char *dir) {
+        int r;
+
+        if (!dir)
+                return;
+        r = kernel_watch_state_commit(dir);
+        if (r < 0 && r != -ENOENT)
+                log_warning_errno(r, "Kernel watch: cannot commit its state: %m");
+}
+
 /* Loads dir/name for restore: the state if it is usable, else nothing,
  * with every refusal logged (only a missing file is quiet). 1 if *ret was
  * set, 0 if not. */
@@ -330,20 +353,20 @@ static int restore_load(const char *dir, const char *name, sd_id128_t boot, cons
         if (r == -ENOENT)
                 return 0;
         if (r < 0) {
-                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", shown, input_error_to_string(r));
+                log_warning("Kernel watch: ignoring %s: %s", shown, input_error_to_string(r));
                 return 0;
         }
         r = kernel_watch_state_parse_why(text, len, &s, &why);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
-                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", shown, why);
+                log_warning("Kernel watch: ignoring %s: %s", shown, why);
                 return 0;
         }
         if (!sd_id128_equal(s.boot_id, boot))
                 return 0; /* an earlier boot's: expected after a reboot */
         if (kernel_watch_state_check_counters(&s, counters, buf, sizeof(buf)) < 0) {
-                log_full(LOG_WARNING, "Kernel watch: ignoring %s: %s", shown, buf);
+                log_warning("Kernel watch: ignoring %s: %s", shown, buf);
                 return 0;
         }
         *ret = s;
@@ -386,5 +409,56 @@ int kernel_watch_state_restore(const char *dir, sd_id128_t boot, const KernelCou
         }
         *ret = state;
         state = (KernelWatchState) {};
+        return 0;
+}
+
+/* --- verdict and status --------------------------------------------------------- */
+
+int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters,
+                               Verdict ret_verdicts[_RNG_INSTRUCTION_MAX], char **ret_status) {
+        Verdict v[_RNG_INSTRUCTION_MAX];
+        char buf[768];
+        size_t k = 0;
+        char *status;
+
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                const char *name = rng_instruction_upper_to_string(i);
+                /* counted by the kernel, or (without counters) logged lines;
+                 * not those during the own probe */
+                uint64_t failures = MAX(s->reported[i] - MIN(s->own[i], s->reported[i]),
+                                        s->recorded[KERNEL_RNG_MSG_EXHAUSTED][i] + s->recorded[KERNEL_RNG_MSG_FAILED][i]);
+
+                v[i] = VERDICT_OK;
+                for (KernelRngMsgKind kind = 0; kind < _KERNEL_RNG_MSG_MAX; kind++)
+                        if (s->recorded[kind][i] > 0)
+                                v[i] = verdict_worst(v[i], kernel_rng_msg_kind_verdict(kind));
+                if (s->reported[i] > s->own[i])
+                        v[i] = verdict_worst(v[i], VERDICT_EXHAUSTED);
+
+                if (failures > 0)
+                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s exhausted %" PRIu64 "x (%s)",
+                                      k ? ", " : "", name, failures, verdict_consequence(i, VERDICT_EXHAUSTED));
+                if (s->own[i] > 0)
+                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)),
+                                      "%s%s exhausted %" PRIu64 "x during rng-health's own probe", k ? ", " : "",
+                                      name, s->own[i]);
+                if (s->recorded[KERNEL_RNG_MSG_DISABLED][i] > 0)
+                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s disabled",
+                                      k ? ", " : "", name);
+                if (s->recorded[KERNEL_RNG_MSG_DEFECTIVE][i] > 0)
+                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s defective",
+                                      k ? ", " : "", name);
+                if (k >= sizeof(buf))
+                        break;
+        }
+
+        if (k == 0)
+                status = strdup(have_counters ? "kernel: no RNG failures" : "kernel: no RNG failures logged");
+        else if (asprintf(&status, "kernel: %s", buf) < 0)
+                status = NULL;
+        if (!status)
+                return -ENOMEM;
+        memcpy(ret_verdicts, v, sizeof(v));
+        *ret_status = status;
         return 0;
 }

@@ -78,6 +78,11 @@ int kernel_watch_state_load(const char *dir, const char *name, KernelWatchState 
 int kernel_watch_state_write_new(const char *dir, const KernelWatchState *s);
 /* Renames .new over the state. -ENOENT if there is no .new. */
 int kernel_watch_state_commit(const char *dir);
+/* A flush's two steps around sending its events (kernel-watch.h):
+ * write_new() before, commit() after; a failure is logged (a warning: the
+ * watch goes on). dir NULL: nothing. */
+void kernel_watch_state_save_begin(const char *dir, const KernelWatchState *next);
+void kernel_watch_state_save_end(const char *dir);
 
 /* Does this boot's journal hold the events of flush `serial`? > 0 yes. */
 typedef int (*KernelWatchHasSerial)(uint64_t serial, void *userdata);
@@ -91,3 +96,9 @@ typedef int (*KernelWatchHasSerial)(uint64_t serial, void *userdata);
  * and an earlier boot's state are not). dir NULL: empty. */
 int kernel_watch_state_restore(const char *dir, sd_id128_t boot, const KernelCounters *counters,
                                KernelWatchHasSerial has_serial, void *userdata, KernelWatchState *ret);
+
+/* The per-instruction verdicts and status fragment of a state ("kernel:
+ * RDSEED exhausted 3x (the kernel seeds from RDRAND instead)", "kernel: no
+ * RNG failures"; "... logged" without counters). */
+int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters,
+                               Verdict ret_verdicts[_RNG_INSTRUCTION_MAX], char **ret_status);

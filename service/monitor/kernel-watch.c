@@ -1,96 +1,42 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
-/* The kernel watch's I/O: follows the journal (sd-journal), polls the
- * kernel's counters (sd-event io on the sysfs files), runs the window and
- * settle timers and sends the events. What to send and the state to keep
- * come from the pure accounting step (kernel-watch-account.h); the state
- * file from kernel-watch-state.h. */
+/* The kernel watch's recording: the flush that sends the events, the
+ * window, settle and routine timers, the verdict it reports, and its
+ * set-up; the inputs are followed in kernel-watch-follow.c. What to send
+ * and the state to keep come from the pure accounting step
+ * (kernel-watch-account.h); the state file from kernel-watch-state.h. */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <syslog.h>
 #include <unistd.h>
 
 #include <systemd/sd-id128.h>
 #include <systemd/sd-journal.h>
 
-#include "escape.h"
-#include "journal-sender.h"
-#include "kernel-watch-account.h"
-#include "kernel-watch-state.h"
-#include "kernel-watch.h"
+#include "kernel-watch-internal.h"
+#include "kernel-watch-journal.h"
 #include "log.h"
 #include "macro.h"
 
-struct KernelWatch {
-        sd_event *event;
-        sd_journal *journal;
-        sd_event_source *journal_source, *journal_timer, *flush_timer, *settle_timer, *routine_timer;
-        sd_event_source *counter_sources[_RNG_INSTRUCTION_MAX];
-
-        char *state_dir, *sysfs_root;
-        uint64_t flush_usec, settle_usec, routine_usec;
-        uint64_t routine_until; /* CLOCK_MONOTONIC: routine failures are held back until then */
-        uint64_t routine_last;  /* when one was last recorded; 0: not since the start */
-        VerdictSource *source; /* the Manager's; NULL once detached */
-
-        KernelWatchBatch batch; /* messages since the last recorded event */
-        char *read_cursor;     /* owned: last entry consumed; a flush copies it into the state */
-        uint64_t quiet_until;  /* CLOCK_MONOTONIC: until then, aggregate */
-
-        KernelWatchState state;
-        KernelWatchCounters counters;
-        uint64_t own_pending[_RNG_INSTRUCTION_MAX]; /* own probe's exhaustions not yet recorded */
-
-        char *status;
-        bool no_journal; /* no journal file to follow (no journald): said in the status */
-};
-
-/* --- journal helpers ---------------------------------------------------------- */
-
-static int add_boot_match(sd_journal *j, sd_id128_t boot) {
-        char match[sizeof("_BOOT_ID=") + SD_ID128_STRING_MAX], id[SD_ID128_STRING_MAX];
-
-        snprintf(match, sizeof(match), "_BOOT_ID=%s", sd_id128_to_string(boot, id));
-        return sd_journal_add_match(j, match, 0);
-}
-
-/* Whether this boot's journal holds our event of flush `serial`: sent by
- * self (rng-health.service with this daemon's uid; journal-sender.h), not
- * by anyone who can set RNG_STATE_SERIAL= and SYSLOG_IDENTIFIER=. Leaves
- * the journal without matches. */
-static int journal_has_serial(sd_journal *j, sd_id128_t boot, uint64_t serial, const JournalSender *self) {
-        char match[64];
-        int r;
-
-        snprintf(match, sizeof(match), "RNG_STATE_SERIAL=%" PRIu64, serial);
-        sd_journal_flush_matches(j);
-        r = sd_journal_add_match(j, match, 0);
-        if (r >= 0)
-                r = journal_add_sender_matches(j, self);
-        if (r >= 0)
-                r = add_boot_match(j, boot);
-        if (r >= 0)
-                r = sd_journal_seek_tail(j);
-        if (r >= 0)
-                r = sd_journal_previous(j);
-        sd_journal_flush_matches(j);
-        return r;
-}
 
 /* --- verdict and status -------------------------------------------------------- */
 
-static int watch_update_verdict(KernelWatch *w) {
-        Verdict v[_RNG_INSTRUCTION_MAX];
-        char *status;
+/* Reports the state's verdicts and status, and the counter snapshot the
+ * state was accounted with (the Manager's metrics show it: one read, one
+ * rule on a failed read, kernel_watch_counters_update()). */
+int watch_update_verdict(KernelWatch *w) {
+        _cleanup_free_ char *status = NULL;
+        VerdictReport report = {
+                .trigger = "kernel",
+                .counters = w->counters.have ? &w->counters.snapshot : NULL,
+        };
         int r;
 
-        r = kernel_watch_state_verdict(&w->state, w->counters.have, v, &status);
+        r = kernel_watch_state_verdict(&w->state, w->counters.have, report.instr, &status);
         if (r < 0)
                 return r;
         if (w->no_journal) {
@@ -98,21 +44,21 @@ static int watch_update_verdict(KernelWatch *w) {
 
                 /* The counters (if any) are still watched: say what is not. */
                 r = asprintf(&s, "%s; no journal: kernel messages not followed", status);
-                free(status);
                 if (r < 0)
                         return -ENOMEM;
+                free(status);
                 status = s;
         }
-        free(w->status);
-        w->status = status;
-        return verdict_source_report(w->source, v, w->status, "kernel");
+        report.status = status;
+        w->reported = true;
+        return verdict_source_report_full(w->source, &report);
 }
 
 /* --- recording ------------------------------------------------------------------ */
 
 /* The counters for the next step (NULL: the kernel has none); a failed read
  * on a kernel that has them keeps the last snapshot, logged once. */
-static const KernelCounters *watch_read_counters(KernelWatch *w) {
+const KernelCounters *watch_read_counters(KernelWatch *w) {
         KernelCounters c;
         bool was_stale = w->counters.stale;
         const KernelCounters *ret;
@@ -121,32 +67,19 @@ static const KernelCounters *watch_read_counters(KernelWatch *w) {
         r = kernel_counters_read(w->sysfs_root, &c);
         ret = kernel_watch_counters_update(&w->counters, r, &c);
         if (w->counters.stale && !was_stale)
-                log_full(LOG_WARNING, "Kernel watch: cannot read the kernel's RNG counters (%s): "
-                         "counting from the last values until they can be read", strerror(-r));
+                log_warning_errno(r, "Kernel watch: cannot read the kernel's RNG counters (%m): "
+                                  "counting from the last values until they can be read");
         else if (was_stale && !w->counters.stale)
-                log_full(LOG_NOTICE, "Kernel watch: the kernel's RNG counters can be read again");
+                log_notice("Kernel watch: the kernel's RNG counters can be read again");
         return ret;
-}
-
-static int send_event(const KernelEventInfo *info) {
-        EventFields f = {};
-        int r;
-
-        r = event_kernel(&f, info);
-        if (r >= 0)
-                r = event_send(&f);
-        event_fields_done(&f);
-        return r;
 }
 
 /* Records every bucket with messages, and failures the counters show beyond
  * what was reported, as events; then commits the state. Returns 1 if it
  * recorded something, 0 if there was nothing to record. */
 static int on_routine_timer(sd_event_source *s, uint64_t usec, void *userdata);
-static int arm_timer(KernelWatch *w, sd_event_source **s, uint64_t when,
-                     sd_event_time_handler_t handler, const char *description);
 
-static int watch_flush(KernelWatch *w) {
+int watch_flush(KernelWatch *w) {
         _cleanup_(kernel_watch_step_done) KernelWatchStep step = {};
         KernelWatchAccountParams params = { .own_pending = w->own_pending };
         bool deferred = false;
@@ -183,26 +116,13 @@ static int watch_flush(KernelWatch *w) {
                 w->own_pending[i] -= step.own_used[i];
 
         /* .new before the events, committed after: see kernel-watch.h. */
-        if (w->state_dir) {
-                r = kernel_watch_state_write_new(w->state_dir, &step.next);
-                if (r < 0) {
-                        _cleanup_free_ char *dir = escape_str(w->state_dir);
-
-                        log_full(LOG_WARNING, "Kernel watch: cannot write its state to %s: %s",
-                                 dir ?: "(out of memory)", strerror(-r));
-                }
-        }
+        kernel_watch_state_save_begin(w->state_dir, &step.next);
         for (size_t k = 0; k < step.n_events; k++) {
-                r = send_event(&step.events[k]);
-                if (r < 0)
-                        log_full(LOG_ERR, "Kernel watch: cannot send an event to the journal: %s",
-                                 strerror(-r));
+                EventFields f = {};
+
+                (void) event_emit(event_kernel(&f, &step.events[k]), &f, LOG_ERR, "kernel watch");
         }
-        if (w->state_dir) {
-                r = kernel_watch_state_commit(w->state_dir);
-                if (r < 0 && r != -ENOENT)
-                        log_full(LOG_WARNING, "Kernel watch: cannot commit its state: %s", strerror(-r));
-        }
+        kernel_watch_state_save_end(w->state_dir);
 
         /* The next state moves into w (the step keeps nothing); it holds its
          * own copy of the cursor, so the consumed one is released. */
@@ -224,11 +144,11 @@ static int flush_from_timer(KernelWatch *w, uint64_t now) {
         return 0;
 }
 
-static int on_flush_timer(sd_event_source *s, uint64_t usec, void *userdata) {
+int on_flush_timer(sd_event_source *s, uint64_t usec, void *userdata) {
         return flush_from_timer(userdata, usec);
 }
 
-static int on_settle_timer(sd_event_source *s, uint64_t usec, void *userdata) {
+int on_settle_timer(sd_event_source *s, uint64_t usec, void *userdata) {
         /* Failures the kernel counted after its last printed line. */
         return flush_from_timer(userdata, usec);
 }
@@ -239,8 +159,8 @@ static int on_routine_timer(sd_event_source *s, uint64_t usec, void *userdata) {
         return 0;
 }
 
-static int arm_timer(KernelWatch *w, sd_event_source **s, uint64_t when,
-                     sd_event_time_handler_t handler, const char *description) {
+int arm_timer(KernelWatch *w, sd_event_source **s, uint64_t when, sd_event_time_handler_t handler,
+              const char *description) {
         int r;
 
         if (*s) {
@@ -252,248 +172,11 @@ static int arm_timer(KernelWatch *w, sd_event_source **s, uint64_t when,
         r = sd_event_add_time(w->event, s, CLOCK_MONOTONIC, when, 10000, handler, w);
         if (r < 0)
                 return r;
-        return sd_event_source_set_description(*s, description);
-}
-
-/* Outside the window of the previous recording: opens a new one. */
-static bool watch_window_open(KernelWatch *w, uint64_t now) {
-        if (now < w->quiet_until)
-                return false;
-        w->quiet_until = now + w->flush_usec;
-        return true;
-}
-
-/* One matching kernel message: aggregate, and record at once unless inside
- * the window of the previous recording. */
-static int watch_add_message(KernelWatch *w, const KernelRngMsg *m, const char *text, size_t len,
-                             uint64_t now, bool catching_up) {
-        int r;
-
-        r = kernel_watch_batch_add(&w->batch, m, text, len);
-        if (r < 0)
-                return r;
-        if (catching_up)
-                return 0;
-        if (watch_window_open(w, now))
-                return 1; /* record now */
-        return arm_timer(w, &w->flush_timer, w->quiet_until, on_flush_timer, "kernel-watch-flush");
-}
-
-/* The kernel's exhausted counter grew (poll wake-up): record at once unless
- * inside the window of the previous recording. The log lines follow later
- * through the journal (journald batches its change notifications by up to
- * 250 ms) and are aggregated with it. */
-static int watch_counter_activity(KernelWatch *w) {
-        uint64_t now;
-        int r;
-
-        r = sd_event_now(w->event, CLOCK_MONOTONIC, &now);
-        if (r < 0)
-                return r;
-        if (watch_window_open(w, now))
-                r = watch_flush(w);
-        else
-                r = arm_timer(w, &w->flush_timer, w->quiet_until, on_flush_timer, "kernel-watch-flush");
-        if (r < 0)
-                return r;
-        return arm_timer(w, &w->settle_timer, now + w->settle_usec, on_settle_timer, "kernel-watch-settle");
-}
-
-static int on_counter_io(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
-        char buf[32];
-
-        /* Reading from offset 0 re-arms the sysfs file's poll. */
-        (void) pread(fd, buf, sizeof(buf), 0);
-        (void) watch_counter_activity(userdata);
-        return 0;
-}
-
-/* Kernels with the series wake pollers of the exhausted counters (POLLPRI)
- * when they grow. Without the files this is a no-op: the journal alone. */
-static int watch_poll_counters(KernelWatch *w) {
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                char path[4096], buf[32];
-                int fd, r;
-
-                r = kernel_counter_path(w->sysfs_root, i, "exhausted", path, sizeof(path));
-                if (r < 0)
-                        return r;
-                fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-                if (fd < 0)
-                        return errno == ENOENT ? 0 : negative_errno();
-                (void) pread(fd, buf, sizeof(buf), 0); /* arm */
-                r = sd_event_add_io(w->event, &w->counter_sources[i], fd, EPOLLPRI, on_counter_io, w);
-                if (r < 0) {
-                        close(fd);
-                        return r;
-                }
-                r = sd_event_source_set_io_fd_own(w->counter_sources[i], true);
-                if (r >= 0)
-                        r = sd_event_source_set_description(w->counter_sources[i],
-                                                            i == RNG_RDRAND ? "kernel-watch-rdrand-counter"
-                                                                            : "kernel-watch-rdseed-counter");
-                if (r < 0)
-                        return r;
-        }
-        return 0;
-}
-
-static int watch_read_journal(KernelWatch *w, bool catching_up) {
-        uint64_t now;
-        bool record = false;
-        int r;
-
-        r = sd_event_now(w->event, CLOCK_MONOTONIC, &now);
-        if (r < 0)
-                return r;
-
-        for (;;) {
-                const void *data;
-                size_t len;
-                KernelRngMsg m;
-
-                r = sd_journal_next(w->journal);
-                if (r < 0)
-                        return r;
-                if (r == 0)
-                        break;
-                r = sd_journal_get_data(w->journal, "MESSAGE", &data, &len);
-                if (r < 0)
-                        continue; /* no or unreadable MESSAGE: not ours */
-                if (len < strlen("MESSAGE="))
-                        continue;
-                r = kernel_rng_msg_parse((const char *) data + strlen("MESSAGE="), len - strlen("MESSAGE="), &m);
-                if (r <= 0)
-                        continue;
-
-                free(w->read_cursor);
-                w->read_cursor = NULL;
-                r = sd_journal_get_cursor(w->journal, &w->read_cursor);
-                if (r < 0)
-                        return r;
-                r = watch_add_message(w, &m, (const char *) data + strlen("MESSAGE="),
-                                      len - strlen("MESSAGE="), now, catching_up);
-                if (r < 0)
-                        return r;
-                if (r > 0)
-                        record = true;
-        }
-
-        if (record || catching_up) {
-                r = watch_flush(w);
-                if (r < 0)
-                        return r;
-        }
-        if (record || (catching_up && w->state.serial > 0))
-                return arm_timer(w, &w->settle_timer, now + w->settle_usec, on_settle_timer,
-                                 "kernel-watch-settle");
-        return 0;
-}
-
-static int on_journal_timer(sd_event_source *s, uint64_t usec, void *userdata);
-
-/* sd_journal_get_timeout(): journals on file systems without inotify need
- * a wake-up; on /run and /var (tmpfs, ext4) it is "never". */
-static int watch_rearm_journal_timer(KernelWatch *w) {
-        uint64_t t;
-        int r;
-
-        r = sd_journal_get_timeout(w->journal, &t);
-        if (r < 0)
-                return r;
-        if (t == UINT64_MAX) {
-                if (w->journal_timer)
-                        return sd_event_source_set_enabled(w->journal_timer, SD_EVENT_OFF);
-                return 0;
-        }
-        return arm_timer(w, &w->journal_timer, t, on_journal_timer, "kernel-watch-journal-timeout");
-}
-
-/* Whether the journal has no file to read (no systemd-journald, or none
- * yet): the watch would follow nothing. Logs each change once. */
-static bool watch_check_journal(KernelWatch *w) {
-        uint64_t bytes = 0;
-        bool none = sd_journal_get_usage(w->journal, &bytes) >= 0 && bytes == 0;
-
-        if (none && !w->no_journal)
-                log_full(LOG_WARNING, "Kernel watch: no journal files in /run/log/journal or /var/log/journal "
-                         "(is systemd-journald running?): the kernel's RNG messages are not followed%s",
-                         w->counters.have ? ", only its counters" : "");
-        else if (!none && w->no_journal)
-                log_full(LOG_NOTICE, "Kernel watch: a journal appeared, following the kernel's RNG messages");
-        if (none == w->no_journal)
-                return false;
-        w->no_journal = none;
-        return true;
-}
-
-static int on_journal_change(KernelWatch *w) {
-        int r;
-
-        r = sd_journal_process(w->journal);
-        if (r < 0)
-                return r;
-        if (w->no_journal && watch_check_journal(w))
-                (void) watch_update_verdict(w);
-        r = watch_read_journal(w, false);
-        if (r < 0)
-                log_full(LOG_ERR, "Kernel watch: reading the journal failed: %s", strerror(-r));
-        return watch_rearm_journal_timer(w);
-}
-
-static int on_journal_io(sd_event_source *s, int fd, uint32_t revents, void *userdata) {
-        (void) on_journal_change(userdata);
-        return 0;
-}
-
-static int on_journal_timer(sd_event_source *s, uint64_t usec, void *userdata) {
-        (void) on_journal_change(userdata);
+        (void) sd_event_source_set_description(*s, description);
         return 0;
 }
 
 /* --- setup ------------------------------------------------------------------------ */
-
-/* Position after the last recorded message of this boot, or at the boot's
- * first kernel message. */
-static int watch_position(KernelWatch *w) {
-        int r;
-
-        if (w->state.cursor) {
-                r = sd_journal_seek_cursor(w->journal, w->state.cursor);
-                if (r >= 0) {
-                        r = sd_journal_next(w->journal);
-                        if (r > 0 && sd_journal_test_cursor(w->journal, w->state.cursor) <= 0) {
-                                /* The entry is gone (vacuumed): we stand on the first
-                                 * unread one. Seek to it so that the next
-                                 * sd_journal_next() returns it (sd_journal_previous()
-                                 * would not move if nothing older is left). */
-                                _cleanup_free_ char *unread = NULL;
-
-                                r = sd_journal_get_cursor(w->journal, &unread);
-                                if (r >= 0)
-                                        r = sd_journal_seek_cursor(w->journal, unread);
-                        }
-                        if (r >= 0)
-                                return 0;
-                }
-                log_full(LOG_WARNING, "Kernel watch: saved journal position is unusable (%s), "
-                         "re-reading this boot", strerror(-r));
-        }
-        return sd_journal_seek_head(w->journal);
-}
-
-typedef struct SerialLookup {
-        sd_journal *journal;
-        sd_id128_t boot;
-} SerialLookup;
-
-static int lookup_serial(uint64_t serial, void *userdata) {
-        SerialLookup *l = userdata;
-
-        /* Only the service's events sent with our uid prove that a flush
-         * was sent (journal-sender.h). */
-        return journal_has_serial(l->journal, l->boot, serial, &(JournalSender) { RNG_HEALTH_UNIT, getuid() });
-}
 
 int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *source, KernelWatch **ret) {
         _cleanup_(kernel_watch_freep) KernelWatch *w = NULL;
@@ -520,19 +203,17 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *sou
         r = sd_id128_get_boot(&boot);
         if (r < 0)
                 return r;
-        r = sd_journal_open(&w->journal, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM);
+        r = kernel_watch_journal_open(&w->journal);
         if (r < 0)
                 return r;
         counters = watch_read_counters(w);
         (void) watch_check_journal(w);
-        r = kernel_watch_state_restore(w->state_dir, boot, counters, lookup_serial,
-                                       &(SerialLookup) { .journal = w->journal, .boot = boot }, &w->state);
+        r = kernel_watch_state_restore(w->state_dir, boot, counters, kernel_watch_journal_has_serial,
+                                       &(KernelWatchJournalLookup) { .journal = w->journal, .boot = boot }, &w->state);
         if (r < 0)
                 return r;
 
-        r = sd_journal_add_match(w->journal, "_TRANSPORT=kernel", 0);
-        if (r >= 0)
-                r = add_boot_match(w->journal, boot);
+        r = kernel_watch_journal_match_kernel(w->journal, boot);
         if (r < 0)
                 return r;
         r = watch_position(w);
@@ -548,19 +229,17 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *sou
         r = sd_event_add_io(e, &w->journal_source, fd, (uint32_t) events, on_journal_io, w);
         if (r < 0)
                 return r;
-        r = sd_event_source_set_description(w->journal_source, "kernel-watch-journal");
-        if (r < 0)
-                return r;
+        (void) sd_event_source_set_description(w->journal_source, "kernel-watch-journal");
 
         r = watch_poll_counters(w);
         if (r < 0)
-                log_full(LOG_WARNING, "Kernel watch: cannot poll the kernel's counters: %s", strerror(-r));
+                log_warning_errno(r, "Kernel watch: cannot poll the kernel's counters: %m");
 
         /* Everything this boot logged before we started: one flush. */
         r = watch_read_journal(w, true);
         if (r < 0)
                 return r;
-        if (!w->status) {
+        if (!w->reported) {
                 r = watch_update_verdict(w);
                 if (r < 0)
                         return r;
@@ -569,9 +248,9 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *sou
         if (r < 0)
                 return r;
 
-        *ret = w;
-        w = NULL;
+        *ret = TAKE_PTR(w);
         return 0;
+
 }
 
 KernelWatch *kernel_watch_free(KernelWatch *w) {
@@ -596,7 +275,6 @@ KernelWatch *kernel_watch_free(KernelWatch *w) {
         kernel_watch_state_done(&w->state);
         free(w->state_dir);
         free(w->sysfs_root);
-        free(w->status);
         free(w);
         return NULL;
 }

@@ -54,7 +54,8 @@
 #include <systemd/sd-event.h>
 
 #include "kernel-counters.h"
-#include "kernel-watch-event.h" /* KernelEventInfo, event_kernel(), kernel_rng_msg_kind_verdict() */
+#include "macro.h"
+#include "kernel-watch-event.h" /* KernelEventInfo, event_kernel() */
 #include "verdict-source.h"
 #include "verdict.h"
 
@@ -81,9 +82,8 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *sou
 /* Flushes pending events, saves the state (position and counts) and frees;
  * reports nothing. */
 KernelWatch *kernel_watch_free(KernelWatch *w);
-static inline void kernel_watch_freep(KernelWatch **w) {
-        kernel_watch_free(*w);
-}
+DEFINE_TRIVIAL_CLEANUP_FUNC(KernelWatch *, kernel_watch_free);
+
 
 /* The kernel counted `count` exhaustions of instruction i while
  * rng-health's own contention probe ran (the growth of its counters across

@@ -27,18 +27,18 @@ int metrics_file_update(MetricsFile *mf, const char *path, const char *text) {
                 mf->failing = true;
                 snprintf(mf->path, sizeof(mf->path), "%s", path);
                 if (r == -ENOENT)
-                        log_full(LOG_NOTICE, "metrics: cannot write %s: its directory does not exist "
+                        log_notice("metrics: cannot write %s: its directory does not exist "
                                  "(prometheus-node-exporter not installed?); not logged again until a write succeeds",
                                  p ?: "(out of memory)");
                 else
-                        log_full(LOG_WARNING, "metrics: cannot write %s: %s; not logged again until a write succeeds",
-                                 p ?: "(out of memory)", strerror(-r));
+                        log_warning_errno(r, "metrics: cannot write %s: %m; not logged again until a write succeeds",
+                                          p ?: "(out of memory)");
         } else if (r >= 0 && mf->failing) {
                 mf->failing = false;
                 if (same) {
                         _cleanup_free_ char *p = escape_str(path);
 
-                        log_full(LOG_INFO, "metrics: writing %s again", p ?: "(out of memory)");
+                        log_info("metrics: writing %s again", p ?: "(out of memory)");
                 }
         }
         return r;

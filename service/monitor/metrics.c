@@ -11,19 +11,10 @@
 
 void metrics_add_probe(Metrics *m, const ProbeReport *r, uint64_t realtime_usec) {
         m->probes++;
-        m->last_probe_nsec = r->wall_nsec;
         m->last_probe_realtime_usec = realtime_usec;
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
                 const ProbeInstruction *in = &r->instr[i];
-                MetricsInstruction *mi = &m->instr[i];
 
-                mi->selected = in->selected;
-                mi->verdict = in->verdict;
-                mi->kernel_retries = in->kernel_retries;
-                mi->erratum = in->erratum ? in->erratum->id : NULL;
-                for (int w = 0; w < RNG_N_WIDTHS; w++)
-                        for (int mode = PROBE_SINGLE; mode <= PROBE_CONTENTION; mode++)
-                                mi->runs[w][mode].last = false;
                 for (unsigned j = 0; j < in->n_runs && j < ELEMENTSOF(in->runs); j++) {
                         const ProbeRun *run = &in->runs[j];
                         int w = rng_width_index(run->width);
@@ -31,33 +22,14 @@ void metrics_add_probe(Metrics *m, const ProbeReport *r, uint64_t realtime_usec)
 
                         if (w < 0 || (unsigned) run->mode > PROBE_CONTENTION)
                                 continue;
-                        mr = &mi->runs[w][run->mode];
+                        mr = &m->runs[i][w][run->mode];
                         mr->seen = true;
                         mr->tries += run->attempts;
                         mr->failures += run->failures;
                         mr->values_over_retries += run->values_over_retries;
                         mr->kernel_loop_failures += run->kernel_loop_failures;
-                        mr->last = true;
-                        mr->threads = run->threads;
-                        mr->evidence = run->mode == PROBE_SINGLE || run->contended;
-                        mr->failure_ratio = run->failure_rate;
-                        mr->values_per_sec = run->values_per_sec;
-                        mr->loop_failure_ratio = run->kernel_loop_failure_rate;
-                        mr->overlap = run->mode == PROBE_CONTENTION ? run->window.overlap : 1.0;
                 }
         }
-}
-
-void metrics_set_kernel_verdict(Metrics *m, bool have, const Verdict v[_RNG_INSTRUCTION_MAX]) {
-        m->have_kernel_verdict = have;
-        if (have)
-                memcpy(m->kernel_verdict, v, sizeof(m->kernel_verdict));
-}
-
-void metrics_set_kernel_counters(Metrics *m, const KernelCounters *c) {
-        m->have_kernel_counters = c != NULL;
-        if (c)
-                m->kernel = *c;
 }
 
 size_t metrics_escape_label(const char *s, char *buf, size_t len) {
@@ -105,7 +77,7 @@ static void run_counter(FILE *f, const Metrics *m, const char *name, const char 
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
                 for (int w = 0; w < RNG_N_WIDTHS; w++)
                         for (int mode = PROBE_SINGLE; mode <= PROBE_CONTENTION; mode++) {
-                                const MetricsRun *r = &m->instr[i].runs[w][mode];
+                                const MetricsRun *r = &m->runs[i][w][mode];
 
                                 if (!r->seen)
                                         continue;
@@ -115,20 +87,33 @@ static void run_counter(FILE *f, const Metrics *m, const char *name, const char 
                         }
 }
 
-typedef double (*RunGauge)(const MetricsRun *r);
-static double run_failure_ratio(const MetricsRun *r) { return r->failure_ratio; }
-static double run_values_per_sec(const MetricsRun *r) { return r->values_per_sec; }
-static double run_loop_ratio(const MetricsRun *r) { return r->loop_failure_ratio; }
+/* The last probe's run of instruction i, width index w and mode; NULL:
+ * none (not selected, or not made). */
+static const ProbeRun *last_run(const ProbeReport *r, int i, int w, ProbeMode mode) {
+        const ProbeInstruction *in = &r->instr[i];
+
+        if (!in->selected)
+                return NULL;
+        for (unsigned j = 0; j < in->n_runs && j < ELEMENTSOF(in->runs); j++)
+                if (in->runs[j].width == rng_widths[w] && in->runs[j].mode == mode)
+                        return &in->runs[j];
+        return NULL;
+}
+
+typedef double (*RunGauge)(const ProbeRun *r);
+static double run_failure_ratio(const ProbeRun *r) { return r->failure_rate; }
+static double run_values_per_sec(const ProbeRun *r) { return r->values_per_sec; }
+static double run_loop_ratio(const ProbeRun *r) { return r->kernel_loop_failure_rate; }
 
 /* The last probe's runs that are evidence (single, or contended). */
-static void run_gauge(FILE *f, const Metrics *m, const char *name, const char *help, RunGauge field) {
+static void run_gauge(FILE *f, const ProbeReport *p, const char *name, const char *help, RunGauge field) {
         header(f, name, "gauge", help);
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
                 for (int w = 0; w < RNG_N_WIDTHS; w++)
                         for (int mode = PROBE_SINGLE; mode <= PROBE_CONTENTION; mode++) {
-                                const MetricsRun *r = &m->instr[i].runs[w][mode];
+                                const ProbeRun *r = last_run(p, i, w, mode);
 
-                                if (!m->instr[i].selected || !r->last || !r->evidence)
+                                if (!r || !(mode == PROBE_SINGLE || r->contended))
                                         continue;
                                 fprintf(f, "rng_health_%s{instruction=\"%s\",width=\"%u\",mode=\"%s\",threads=\"%u\"} %.9g\n",
                                         name, rng_instruction_to_string(i), rng_widths[w], probe_mode_to_string(mode),
@@ -143,7 +128,123 @@ static void label(FILE *f, const char *name, const char *value, bool last) {
         fprintf(f, "%s=\"%s\"%s", name, buf, last ? "" : ",");
 }
 
+static void format_info(FILE *f, const ProbeReport *p, const MetricsInfo *info) {
+        header(f, "info", "gauge",
+               "Always 1; labels: the version, the kernel's tries per call the verdicts were judged by, "
+               "the confidential VM (none, tdx, sev, sev-es, sev-snp, forced) and the documented erratum matched (empty: none).");
+        for (int i = 0; p && i < _RNG_INSTRUCTION_MAX; i++) {
+                const ProbeInstruction *in = &p->instr[i];
+                char retries[32];
+
+                if (!in->selected)
+                        continue;
+                snprintf(retries, sizeof(retries), "%" PRIu64, in->kernel_retries);
+                fputs("rng_health_info{", f);
+                label(f, "instruction", rng_instruction_to_string(i), false);
+                label(f, "version", info->version, false);
+                label(f, "kernel_retries", retries, false);
+                label(f, "confidential_vm", info->confidential_vm, false);
+                label(f, "erratum", in->erratum ? in->erratum->id : NULL, true);
+                fputs("} 1\n", f);
+        }
+}
+
+static void format_verdicts(FILE *f, const ProbeReport *p, const Verdict *kernel_verdict) {
+        char labels[64];
+
+        if (p) {
+                header(f, "verdict", "gauge",
+                       "The last probe's verdict per instruction: 1 for the current one, 0 for the others "
+                       "(ok, degraded, exhausted, broken, hidden, unsupported; see rng-health(8)).");
+                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                        if (!p->instr[i].selected)
+                                continue;
+                        snprintf(labels, sizeof(labels), "instruction=\"%s\",", rng_instruction_to_string(i));
+                        stateset(f, "verdict", labels, p->instr[i].verdict);
+                }
+        }
+        if (kernel_verdict) {
+                header(f, "kernel_verdict", "gauge",
+                       "The kernel watch's verdict per instruction from the kernel's RNG messages and counters: 1 for the current one, 0 for the others.");
+                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                        snprintf(labels, sizeof(labels), "instruction=\"%s\",", rng_instruction_to_string(i));
+                        stateset(f, "kernel_verdict", labels, kernel_verdict[i]);
+                }
+        }
+}
+
+/* The counters over every probe, and the last probe's gauges. */
+static void format_probes(FILE *f, const Metrics *m, const ProbeReport *p) {
+        static const struct {
+                const char *name, *help;
+                RunField field;
+        } counters[] = {
+                { "probe_tries_total",
+                  "Tries of the instruction, summed over the probes since the daemon started (a counter: it only grows while the daemon runs).",
+                  run_tries },
+                { "probe_failures_total",
+                  "Tries that returned no value (CF=0), summed over the probes since the daemon started.", run_failures },
+                { "probe_values_over_kernel_retries_total",
+                  "Values that needed more tries than the kernel's retry loop makes, summed over the probes since the daemon started.",
+                  run_over },
+                { "probe_kernel_loop_failures_total",
+                  "Calls of the kernel's retry loop that would have failed, summed over the probes since the daemon started.",
+                  run_loop },
+        };
+        static const struct {
+                const char *name, *help;
+                RunGauge field;
+        } gauges[] = {
+                { "probe_failure_ratio",
+                  "The last probe's share of failed tries, per run that is evidence: a single run, or a contention "
+                  "run whose threads overlapped (over its common window).",
+                  run_failure_ratio },
+                { "probe_kernel_loop_failure_ratio",
+                  "The last probe's share of calls of the running kernel's retry loop that would have failed, per run that is evidence.",
+                  run_loop_ratio },
+                { "probe_values_per_second",
+                  "The last probe's values delivered per second, all threads together (a contention run: over its common window), per run that is evidence.",
+                  run_values_per_sec },
+        };
+
+        for (size_t k = 0; k < ELEMENTSOF(counters); k++)
+                run_counter(f, m, counters[k].name, counters[k].help, counters[k].field);
+        for (size_t k = 0; k < ELEMENTSOF(gauges); k++)
+                run_gauge(f, p, gauges[k].name, gauges[k].help, gauges[k].field);
+        header(f, "probe_overlap_ratio", "gauge",
+               "The last probe's contention runs: the share of each run when all its threads drew (under 0.9: not evidence of contention).");
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                for (int w = 0; w < RNG_N_WIDTHS; w++) {
+                        const ProbeRun *c = last_run(p, i, w, PROBE_CONTENTION);
+
+                        if (c)
+                                fprintf(f, "rng_health_probe_overlap_ratio{instruction=\"%s\",width=\"%u\",threads=\"%u\"} %.4f\n",
+                                        rng_instruction_to_string(i), rng_widths[w], c->threads, c->window.overlap);
+                }
+        header(f, "probe_duration_seconds", "gauge", "Wall time of the last probe (a gauge: it describes one probe).");
+        fprintf(f, "rng_health_probe_duration_seconds %" PRIu64 ".%09" PRIu64 "\n",
+                p->wall_nsec / 1000000000u, p->wall_nsec % 1000000000u);
+        header(f, "last_probe_timestamp_seconds", "gauge", "When the last probe ended, in seconds since the Unix epoch.");
+        fprintf(f, "rng_health_last_probe_timestamp_seconds %" PRIu64 ".%06" PRIu64 "\n",
+                m->last_probe_realtime_usec / 1000000u, m->last_probe_realtime_usec % 1000000u);
+}
+
+static void format_kernel_counters(FILE *f, const KernelCounters *c) {
+        header(f, "kernel_retried_total", "counter",
+               "Calls of the kernel's retry loop that needed more than one try, since boot (/sys/devices/system/cpu/rng/*/retried).");
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                fprintf(f, "rng_health_kernel_retried_total{instruction=\"%s\"} %" PRIu64 "\n",
+                        rng_instruction_to_string(i), c->retried[i]);
+        header(f, "kernel_exhausted_total", "counter",
+               "Calls of the kernel's retry loop that ran out of tries (the kernel got no value), since boot (/sys/devices/system/cpu/rng/*/exhausted).");
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                fprintf(f, "rng_health_kernel_exhausted_total{instruction=\"%s\"} %" PRIu64 "\n",
+                        rng_instruction_to_string(i), c->exhausted[i]);
+}
+
 char *metrics_format(const Metrics *m, const MetricsInfo *info) {
+        /* The last probe's lines only once a probe was added. */
+        const ProbeReport *p = m->probes > 0 ? info->probe : NULL;
         _cleanup_free_ char *text = NULL;
         size_t size = 0;
         FILE *f;
@@ -152,112 +253,16 @@ char *metrics_format(const Metrics *m, const MetricsInfo *info) {
         f = open_memstream(&text, &size);
         if (!f)
                 return NULL;
-
-        header(f, "info", "gauge",
-               "Always 1; labels: the version, the kernel's tries per call the verdicts were judged by, "
-               "the confidential VM (none, tdx, sev, sev-es, sev-snp, forced) and the documented erratum matched (empty: none).");
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                char retries[32];
-
-                if (!m->probes || !m->instr[i].selected)
-                        continue;
-                snprintf(retries, sizeof(retries), "%" PRIu64, m->instr[i].kernel_retries);
-                fputs("rng_health_info{", f);
-                label(f, "instruction", rng_instruction_to_string(i), false);
-                label(f, "version", info->version, false);
-                label(f, "kernel_retries", retries, false);
-                label(f, "confidential_vm", info->confidential_vm, false);
-                label(f, "erratum", m->instr[i].erratum, true);
-                fputs("} 1\n", f);
-        }
-
-        if (m->probes) {
-                header(f, "verdict", "gauge",
-                       "The last probe's verdict per instruction: 1 for the current one, 0 for the others "
-                       "(ok, degraded, exhausted, broken, hidden, unsupported; see rng-health(8)).");
-                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                        char labels[64];
-
-                        if (!m->instr[i].selected)
-                                continue;
-                        snprintf(labels, sizeof(labels), "instruction=\"%s\",", rng_instruction_to_string(i));
-                        stateset(f, "verdict", labels, m->instr[i].verdict);
-                }
-        }
-        if (m->have_kernel_verdict) {
-                header(f, "kernel_verdict", "gauge",
-                       "The kernel watch's verdict per instruction from the kernel's RNG messages and counters: 1 for the current one, 0 for the others.");
-                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                        char labels[64];
-
-                        snprintf(labels, sizeof(labels), "instruction=\"%s\",", rng_instruction_to_string(i));
-                        stateset(f, "kernel_verdict", labels, m->kernel_verdict[i]);
-                }
-        }
-
+        format_info(f, p, info);
+        format_verdicts(f, p, info->kernel_verdict);
         header(f, "probes_total", "counter", "Probes made since the daemon started (boot, reload, re-probe).");
         fprintf(f, "rng_health_probes_total %" PRIu64 "\n", m->probes);
-        if (m->probes) {
-                run_counter(f, m, "probe_tries_total",
-                            "Tries of the instruction, summed over the probes since the daemon started (a counter: it only grows while the daemon runs).",
-                            run_tries);
-                run_counter(f, m, "probe_failures_total",
-                            "Tries that returned no value (CF=0), summed over the probes since the daemon started.",
-                            run_failures);
-                run_counter(f, m, "probe_values_over_kernel_retries_total",
-                            "Values that needed more tries than the kernel's retry loop makes, summed over the probes since the daemon started.",
-                            run_over);
-                run_counter(f, m, "probe_kernel_loop_failures_total",
-                            "Calls of the kernel's retry loop that would have failed, summed over the probes since the daemon started.",
-                            run_loop);
-                run_gauge(f, m, "probe_failure_ratio",
-                          "The last probe's share of failed tries, per run that is evidence: a single run, or a contention "
-                          "run whose threads overlapped (over its common window).",
-                          run_failure_ratio);
-                run_gauge(f, m, "probe_kernel_loop_failure_ratio",
-                          "The last probe's share of calls of the running kernel's retry loop that would have failed, per run that is evidence.",
-                          run_loop_ratio);
-                run_gauge(f, m, "probe_values_per_second",
-                          "The last probe's values delivered per second, all threads together (a contention run: over its common window), per run that is evidence.",
-                          run_values_per_sec);
-                header(f, "probe_overlap_ratio", "gauge",
-                       "The last probe's contention runs: the share of each run when all its threads drew (under 0.9: not evidence of contention).");
-                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                        for (int w = 0; w < RNG_N_WIDTHS; w++) {
-                                const MetricsRun *c = &m->instr[i].runs[w][PROBE_CONTENTION];
-
-                                if (!m->instr[i].selected || !c->last)
-                                        continue;
-                                fprintf(f, "rng_health_probe_overlap_ratio{instruction=\"%s\",width=\"%u\",threads=\"%u\"} %.4f\n",
-                                        rng_instruction_to_string(i), rng_widths[w], c->threads, c->overlap);
-                        }
-                header(f, "probe_duration_seconds", "gauge", "Wall time of the last probe (a gauge: it describes one probe).");
-                fprintf(f, "rng_health_probe_duration_seconds %" PRIu64 ".%09" PRIu64 "\n",
-                        m->last_probe_nsec / 1000000000u, m->last_probe_nsec % 1000000000u);
-                header(f, "last_probe_timestamp_seconds", "gauge", "When the last probe ended, in seconds since the Unix epoch.");
-                fprintf(f, "rng_health_last_probe_timestamp_seconds %" PRIu64 ".%06" PRIu64 "\n",
-                        m->last_probe_realtime_usec / 1000000u, m->last_probe_realtime_usec % 1000000u);
-        }
-        if (m->have_kernel_counters) {
-                header(f, "kernel_retried_total", "counter",
-                       "Calls of the kernel's retry loop that needed more than one try, since boot (/sys/devices/system/cpu/rng/*/retried).");
-                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                        fprintf(f, "rng_health_kernel_retried_total{instruction=\"%s\"} %" PRIu64 "\n",
-                                rng_instruction_to_string(i), m->kernel.retried[i]);
-                header(f, "kernel_exhausted_total", "counter",
-                       "Calls of the kernel's retry loop that ran out of tries (the kernel got no value), since boot (/sys/devices/system/cpu/rng/*/exhausted).");
-                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                        fprintf(f, "rng_health_kernel_exhausted_total{instruction=\"%s\"} %" PRIu64 "\n",
-                                rng_instruction_to_string(i), m->kernel.exhausted[i]);
-        }
-
+        if (p)
+                format_probes(f, m, p);
+        if (info->kernel_counters)
+                format_kernel_counters(f, info->kernel_counters);
         r = ferror(f);
         if (fclose(f) != 0 || r)
                 return NULL;
-        {
-                char *t = text;
-
-                text = NULL;
-                return t;
-        }
+        return TAKE_PTR(text);
 }

@@ -36,49 +36,35 @@
 #include "kernel-counters.h"
 #include "probe.h"
 
+/* What only the metrics keep: the counters summed over every probe, per
+ * instruction, width and mode. The last probe's figures (verdicts, gauges)
+ * are read from its report, the kernel's from the kernel watch's report:
+ * MetricsInfo. */
 typedef struct MetricsRun {
         bool seen;
         uint64_t tries, failures, values_over_retries, kernel_loop_failures;
-        /* the last probe's run of this width and mode */
-        bool last;                  /* there was one */
-        unsigned threads;
-        bool evidence;              /* single, or contended (overlap >= 90 %) */
-        double failure_ratio, values_per_sec, loop_failure_ratio, overlap;
 } MetricsRun;
-
-typedef struct MetricsInstruction {
-        bool selected;              /* in the last probe's Instructions= */
-        Verdict verdict;
-        uint64_t kernel_retries;
-        const char *erratum;        /* static (errata table) id, NULL: none */
-        MetricsRun runs[RNG_N_WIDTHS][2]; /* [width index][ProbeMode] */
-} MetricsInstruction;
 
 typedef struct Metrics {
         uint64_t probes;            /* probes accumulated */
-        uint64_t last_probe_nsec;   /* wall time of the last probe */
         uint64_t last_probe_realtime_usec;
-        MetricsInstruction instr[_RNG_INSTRUCTION_MAX];
-        bool have_kernel_verdict;
-        Verdict kernel_verdict[_RNG_INSTRUCTION_MAX];
-        bool have_kernel_counters;
-        KernelCounters kernel;
+        MetricsRun runs[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS][2]; /* [width index][ProbeMode] */
 } Metrics;
 
 typedef struct MetricsInfo {
         const char *version;
-        const char *confidential_vm; /* "none", "tdx", ..., "forced" */
+        const char *confidential_vm;          /* "none", "tdx", ..., "forced" */
+        const ProbeReport *probe;             /* the last probe added; NULL: none */
+        const Verdict *kernel_verdict;        /* [_RNG_INSTRUCTION_MAX]; NULL: the kernel watch has not reported */
+        const KernelCounters *kernel_counters; /* NULL: the kernel has none (lines omitted) */
 } MetricsInfo;
 
-/* Adds one finished probe (realtime_usec: CLOCK_REALTIME at its end). */
+/* Adds one finished probe's counts (realtime_usec: CLOCK_REALTIME at its
+ * end). */
 void metrics_add_probe(Metrics *m, const ProbeReport *r, uint64_t realtime_usec);
-/* The kernel watch's per-instruction verdicts (have = false: not reported yet). */
-void metrics_set_kernel_verdict(Metrics *m, bool have, const Verdict v[_RNG_INSTRUCTION_MAX]);
-/* The kernel's counters; NULL: the kernel has none (lines omitted). */
-void metrics_set_kernel_counters(Metrics *m, const KernelCounters *c);
 
 /* The exposition text (newly allocated), NULL on -ENOMEM. With no probe
- * yet only the info-less lines that are known are written. */
+ * yet only the lines that are known are written. */
 char *metrics_format(const Metrics *m, const MetricsInfo *info);
 
 /* Label value escaping of the text format: \ " and newline. Returns the

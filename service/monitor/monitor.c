@@ -9,27 +9,10 @@
 #include <systemd/sd-daemon.h>
 
 #include "journal-event.h"
-#include "kernel-counters.h"
 #include "macro.h"
 #include "monitor.h"
+#include "probe-summary.h"
 #include "time-util.h"
-
-int monitor_exit_status_for_verdict(Verdict v) {
-        switch (v) {
-        case VERDICT_EXHAUSTED:
-                return EXIT_MONITOR_EXHAUSTED;
-        case VERDICT_BROKEN:
-                return EXIT_MONITOR_BROKEN;
-        case VERDICT_DEGRADED:
-                return EXIT_MONITOR_DEGRADED;
-        case VERDICT_UNSUPPORTED:
-                return EXIT_MONITOR_UNSUPPORTED;
-        case VERDICT_HIDDEN:
-                return EXIT_MONITOR_HIDDEN;
-        default:
-                return EXIT_MONITOR_FAIL_ON_OK;
-        }
-}
 
 static void send_config_error(const ConfigError *e, const char *action) {
         EventFields f = {};
@@ -44,7 +27,7 @@ static void send_config_error(const ConfigError *e, const char *action) {
                 char line[PATH_MAX + 512];
 
                 config_error_format(e, line, sizeof(line));
-                log_full(LOG_ERR, "%s; %s", line, action);
+                log_error("%s; %s", line, action);
         }
         event_fields_done(&f);
 }
@@ -64,6 +47,7 @@ static void update_policy(Manager *m) {
                 m->cvm = m->cvm_detected != CVM_NONE;
         }
         m->fail_on = config_fail_on(&m->config, m->cvm);
+        fail_on_format(&m->fail_on, m->fail_on_text, sizeof(m->fail_on_text));
 }
 
 /* "tdx", "sev-snp", ...; "forced" for ConfidentialVM=yes where nothing was
@@ -77,53 +61,30 @@ static const char *cvm_name(const Manager *m) {
 }
 
 static void notify_status(const Manager *m, const char *status, bool ready, bool failing) {
-        char mask[64];
-
-        fail_on_format(&m->fail_on, mask, sizeof(mask));
         (void) sd_notifyf(false, "%sSTATUS=%s%s%s%s%s%s%s", ready ? "READY=1\n" : "",
-                          failing ? "FAILED (FailOn=" : "", failing ? mask : "", failing ? "): " : "", status,
+                          failing ? "FAILED (FailOn=" : "", failing ? m->fail_on_text : "", failing ? "): " : "", status,
                           m->cvm ? "; confidential VM: " : "", m->cvm ? cvm_name(m) : "",
                           m->reload_failed ? "; configuration error on reload, previous configuration kept (see journalctl -u rng-health)" : "");
-}
-
-static void send_fields(int r, EventFields *f, int priority, const char *what) {
-        if (r >= 0)
-                r = event_send(f);
-        if (r < 0)
-                log_full(priority, "failed to send %s event: %s", what, strerror(-r));
-        event_fields_done(f);
 }
 
 #ifndef PROJECT_VERSION
 #define PROJECT_VERSION "unknown"
 #endif
 
-/* After every report (a probe's verdict, a kernel event): the last probe's
- * figures go into the metrics (metrics.h) at once, so that no probe is
- * lost; the file is written later, by write_metrics(). */
+/* After every report (a probe's verdict, a kernel event): the file is
+ * written later, by write_metrics(). */
 static void note_metrics(Manager *m) {
-        const ProbeReport *report;
-        uint64_t serial;
-        struct timespec ts;
-
         if (!m->config.metrics_path[0])
                 return;
-        report = probe_watch_last_report(m->probe, &serial);
-        if (report && serial != m->metrics_probe_serial) {
-                clock_gettime(CLOCK_REALTIME, &ts);
-                metrics_add_probe(&m->metrics, report,
-                                  (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u);
-                m->metrics_probe_serial = serial;
-        }
         m->metrics_pending = true;
         (void) sd_event_source_set_enabled(m->metrics_write, SD_EVENT_ONESHOT);
 }
 
-/* The metrics file from the metrics, the kernel watch's verdict and the
- * kernel's counters as they are now. A failed write is logged once there. */
+/* The metrics file from the metrics, the last probe's report, the kernel
+ * watch's verdict and its counter snapshot. A failed write is logged once
+ * there. */
 static void write_metrics(Manager *m) {
         _cleanup_free_ char *text = NULL;
-        KernelCounters c;
 
         if (!m->metrics_pending)
                 return;
@@ -131,11 +92,15 @@ static void write_metrics(Manager *m) {
         (void) sd_event_source_set_enabled(m->metrics_write, SD_EVENT_OFF);
         if (!m->config.metrics_path[0])
                 return;
-        metrics_set_kernel_verdict(&m->metrics, m->kernel_source.reported, m->kernel_source.instr);
-        metrics_set_kernel_counters(&m->metrics, kernel_counters_read(m->root, &c) >= 0 ? &c : NULL);
-        text = metrics_format(&m->metrics, &(MetricsInfo) { .version = PROJECT_VERSION, .confidential_vm = cvm_name(m) });
+        text = metrics_format(&m->metrics, &(MetricsInfo) {
+                .version = PROJECT_VERSION,
+                .confidential_vm = cvm_name(m),
+                .probe = m->probe_report,
+                .kernel_verdict = m->kernel_source.reported ? m->kernel_source.instr : NULL,
+                .kernel_counters = m->have_kernel_counters ? &m->kernel_counters : NULL,
+        });
         if (!text) {
-                log_full(LOG_WARNING, "metrics: out of memory");
+                log_warning("metrics: out of memory");
                 return;
         }
         (void) metrics_file_update(&m->metrics_file, m->config.metrics_path, text);
@@ -151,24 +116,13 @@ static int on_metrics_write(sd_event_source *s, void *userdata) {
 
 /* A new probe's own load: how much the kernel's exhausted counters grew
  * across its contention runs, for the kernel watch to keep apart. */
-static void note_own_load(Manager *m) {
-        const ProbeReport *report;
-        uint64_t serial, load[_RNG_INSTRUCTION_MAX] = {};
+static void note_own_load(Manager *m, const ProbeReport *report) {
+        uint64_t load[_RNG_INSTRUCTION_MAX] = {};
 
-        report = probe_watch_last_report(m->probe, &serial);
-        if (!report || serial == m->own_load_probe_serial)
-                return;
-        m->own_load_probe_serial = serial;
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                for (unsigned j = 0; j < report->instr[i].n_runs; j++) {
-                        const ProbeRun *run = &report->instr[i].runs[j];
-
-                        if (!run->have_kernel_counters)
-                                continue;
+                for (unsigned j = 0; j < report->instr[i].n_runs; j++)
                         for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++)
-                                if (run->kernel_after.exhausted[k] > run->kernel_before.exhausted[k])
-                                        load[k] += run->kernel_after.exhausted[k] - run->kernel_before.exhausted[k];
-                }
+                                load[k] += probe_run_kernel_exhausted(&report->instr[i].runs[j], k);
         for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++) {
                 if (load[k] == 0)
                         continue;
@@ -179,38 +133,60 @@ static void note_own_load(Manager *m) {
         }
 }
 
-/* A verdict source reported: the verdict event on a change, STATUS=, and
- * FailOn=. The listener of both sources. */
-static void on_source_report(VerdictSource *source, const char *trigger, void *userdata) {
+/* A new probe's report, taken from the probe watch's report: its counts
+ * into the metrics at once (so that no probe is lost), its own load to the
+ * kernel watch, and kept as the last probe. */
+static void take_probe_report(Manager *m, ProbeReport *report) {
+        struct timespec ts;
+
+        if (m->config.metrics_path[0]) {
+                clock_gettime(CLOCK_REALTIME, &ts);
+                metrics_add_probe(&m->metrics, report, (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u);
+        }
+        note_own_load(m, report);
+        free(m->probe_report);
+        m->probe_report = report;
+}
+
+/* A verdict source reported: what its report carries is taken, then the
+ * verdict event on a change, STATUS=, and FailOn=. The listener of both
+ * sources. */
+static void on_source_report(VerdictSource *source, VerdictReport *report, void *userdata) {
         Manager *m = userdata;
         _cleanup_free_ char *status = aggregator_status(&m->aggregator);
         AggregatorChange c;
         VerdictEventInfo info;
         EventFields f = {};
 
+        if (report->probe)
+                take_probe_report(m, TAKE_PTR(report->probe));
+        if (source == &m->kernel_source) {
+                m->have_kernel_counters = report->counters;
+                if (report->counters)
+                        m->kernel_counters = *report->counters;
+        }
         note_metrics(m);
-        note_own_load(m);
         if (!aggregator_announce(&m->aggregator, &c))
                 return;
         info = (VerdictEventInfo) {
                 .verdict = c.verdict,
                 .severity = c.severity,
-                .trigger = trigger,
+                .trigger = report->trigger,
                 .source = source->name,
                 .status = status,
                 .instr_verdicts = c.instr,
                 .cvm = cvm_name(m),
-                .fail_on = &m->fail_on,
+                .fail_on = m->fail_on_text,
                 .have_previous = !c.first,
                 .previous = c.previous,
         };
         if (c.changed)
-                send_fields(event_verdict(&f, &info), &f, LOG_WARNING, "verdict");
+                (void) event_emit(event_verdict(&f, &info), &f, LOG_WARNING, "verdict");
 
         /* FailOn= per instruction: RDSEED exhausted alone is routine. */
         if (fail_on_match(&m->fail_on, c.instr, &info.fail_verdict, &info.fail_instruction)) {
-                m->exit_status = monitor_exit_status_for_verdict(info.fail_verdict);
-                send_fields(event_policy_failure(&f, &info, m->exit_status), &f, LOG_CRIT, "FailOn= policy");
+                m->exit_status = verdict_exit_status(info.fail_verdict);
+                (void) event_emit(event_policy_failure(&f, &info, m->exit_status), &f, LOG_CRIT, "FailOn= policy");
                 notify_status(m, status ?: "", false, true);
                 write_metrics(m); /* the failing verdict, before the exit */
                 (void) sd_event_exit(m->event, m->exit_status);
@@ -231,7 +207,7 @@ static void start_kernel_watch(Manager *m) {
         if (e) {
                 state_dir = strndup(e, strcspn(e, ":"));
                 if (!state_dir) {
-                        log_full(LOG_ERR, "kernel watch: out of memory");
+                        log_error("Kernel watch: out of memory");
                         return;
                 }
         }
@@ -241,7 +217,7 @@ static void start_kernel_watch(Manager *m) {
         memcpy(p.own_load, m->own_load, sizeof(p.own_load));
         r = kernel_watch_new(m->event, &p, &m->kernel_source, &m->kernel);
         if (r < 0) {
-                log_full(LOG_WARNING, "kernel watch: cannot follow the kernel log: %s", strerror(-r));
+                log_warning_errno(r, "Kernel watch: cannot follow the kernel log: %m");
                 /* Keep what it may have reported before failing (a catch-up
                  * verdict); otherwise say that the kernel is not watched. */
                 if (!m->kernel_source.reported)
@@ -253,7 +229,7 @@ static void start_kernel_watch(Manager *m) {
 static int on_terminate(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata) {
         Manager *m = userdata;
 
-        (void) sd_notify(false, "STOPPING=1\nSTATUS=Stopping.");
+        (void) sd_notify(false, "STATUS=Stopping."); /* STOPPING=1 when the loop ends: manager_run() */
         return sd_event_exit(m->event, EXIT_MONITOR_OK);
 }
 
@@ -277,7 +253,7 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
                 update_policy(m);
                 r = kernel_watch_set_routine_interval(m->kernel, config_routine_usec(&m->config));
                 if (r < 0)
-                        log_full(LOG_WARNING, "Kernel watch: cannot apply KernelRoutineIntervalSec=: %s", strerror(-r));
+                        log_warning_errno(r, "Kernel watch: cannot apply KernelRoutineIntervalSec=: %m");
         }
 
         r = probe_watch_run(m->probe, "reload");
@@ -311,7 +287,7 @@ int manager_new(const char *root, const ProbeSourceHook *hook, Manager **ret) {
 
         r = sd_event_default(&m->event);
         if (r < 0)
-                return log_error_errno(r, "failed to allocate event loop: %s", strerror(-r));
+                return log_error_errno(r, "failed to allocate event loop: %m");
         /* Status fragments in this order: the probe's, then the kernel's. */
         verdict_source_init(&m->probe_source, "probe", on_source_report, m);
         verdict_source_init(&m->kernel_source, "kernel", on_source_report, m);
@@ -319,19 +295,18 @@ int manager_new(const char *root, const ProbeSourceHook *hook, Manager **ret) {
         (void) aggregator_add_source(&m->aggregator, &m->kernel_source);
         r = probe_watch_new(m->event, &m->config, m->root, hook, &m->probe_source, &m->probe);
         if (r < 0)
-                return log_error_errno(r, "failed to set up the probe: %s", strerror(-r));
+                return log_error_errno(r, "failed to set up the probe: %m");
         r = sd_event_add_defer(m->event, &m->metrics_write, on_metrics_write, m);
         if (r >= 0)
                 r = sd_event_source_set_enabled(m->metrics_write, SD_EVENT_OFF);
         if (r >= 0)
                 r = sd_event_source_set_priority(m->metrics_write, SD_EVENT_PRIORITY_IDLE);
-        if (r >= 0)
-                r = sd_event_source_set_description(m->metrics_write, "metrics-write");
         if (r < 0)
-                return log_error_errno(r, "failed to set up the metrics write: %s", strerror(-r));
-        *ret = m;
-        m = NULL;
+                return log_error_errno(r, "failed to set up the metrics write: %m");
+        (void) sd_event_source_set_description(m->metrics_write, "metrics-write");
+        *ret = TAKE_PTR(m);
         return 0;
+
 }
 
 Manager *manager_free(Manager *m) {
@@ -344,13 +319,14 @@ Manager *manager_free(Manager *m) {
         verdict_source_done(&m->kernel_source);
         verdict_source_done(&m->probe_source);
         sd_event_unref(m->event);
+        free(m->probe_report);
         free(m->root);
         free(m);
         return NULL;
 }
 
 static int add_signal(Manager *m, int sig, sd_event_signal_handler_t handler, const char *description) {
-        sd_event_source *s;
+        _cleanup_(sd_event_source_unrefp) sd_event_source *s = NULL;
         int r;
 
         r = sd_event_add_signal(m->event, &s, sig, handler, m);
@@ -358,13 +334,14 @@ static int add_signal(Manager *m, int sig, sd_event_signal_handler_t handler, co
                 return r;
         /* floating: owned by the event loop */
         r = sd_event_source_set_floating(s, true);
-        if (r >= 0)
-                r = sd_event_source_set_description(s, description);
-        sd_event_source_unref(s);
-        return r;
+        if (r < 0)
+                return r;
+        (void) sd_event_source_set_description(s, description);
+        return 0;
 }
 
-int manager_start(Manager *m) {
+
+static int start(Manager *m) {
         int r;
 
         /* The signals are blocked by the caller (before any thread exists). */
@@ -374,10 +351,10 @@ int manager_start(Manager *m) {
         if (r >= 0)
                 r = add_signal(m, SIGHUP, on_reload, "signal-hup");
         if (r < 0)
-                return log_error_errno(r, "failed to set up signal handling: %s", strerror(-r));
+                return log_error_errno(r, "failed to set up signal handling: %m");
         r = sd_event_set_watchdog(m->event, true);
         if (r < 0)
-                return log_error_errno(r, "failed to enable the watchdog: %s", strerror(-r));
+                return log_error_errno(r, "failed to enable the watchdog: %m");
 
         (void) sd_notify(false, "STATUS=Probing RDRAND/RDSEED...");
         r = probe_watch_run(m->probe, "boot");
@@ -390,7 +367,15 @@ int manager_start(Manager *m) {
         return 0;
 }
 
-int manager_run(Manager *m) {
+int manager_start(Manager *m) {
+        int r = start(m);
+
+        if (r < 0)
+                (void) sd_notifyf(false, "STATUS=Failed to start: %s", strerror(-r));
+        return r;
+}
+
+static int run(Manager *m) {
         int r;
 
         if (m->exit_status != EXIT_MONITOR_OK)
@@ -398,8 +383,16 @@ int manager_run(Manager *m) {
         r = sd_event_loop(m->event);
         write_metrics(m); /* a report the loop had no iteration left for */
         if (r < 0) {
-                log_error_errno(r, "event loop failed: %s", strerror(-r));
+                log_error_errno(r, "event loop failed: %m");
                 return EXIT_MONITOR_ERROR;
         }
+        return r;
+}
+
+int manager_run(Manager *m) {
+        int r = run(m);
+
+        /* Once, however the daemon stops: SIGTERM, FailOn=, a failed loop. */
+        (void) sd_notify(false, "STOPPING=1");
         return r;
 }

@@ -16,25 +16,19 @@
 #include "config.h"
 #include "cvm.h"
 #include "kernel-watch.h"
+#include "macro.h"
 #include "metrics-file.h"
 #include "metrics.h"
-#include "monitor-probe.h"
+#include "probe-watch.h"
 
-/* Exit status of `rng-health monitor` (rng-health(8)). */
+/* Exit status of `rng-health monitor` (rng-health(8)); a FailOn= match
+ * exits with its verdict's EXIT_VERDICT_* (3-8, verdict.h). */
 enum {
         EXIT_MONITOR_OK = 0,              /* stopped by SIGTERM/SIGINT */
         EXIT_MONITOR_ERROR = 1,           /* runtime error */
         EXIT_MONITOR_USAGE = 2,           /* bad arguments */
-        EXIT_MONITOR_EXHAUSTED = 3,       /* FailOn= matched: exhausted */
-        EXIT_MONITOR_BROKEN = 4,          /* FailOn= matched: broken */
-        EXIT_MONITOR_DEGRADED = 5,        /* FailOn= matched: degraded */
-        EXIT_MONITOR_UNSUPPORTED = 6,     /* FailOn= matched: unsupported */
-        EXIT_MONITOR_FAIL_ON_OK = 7,      /* FailOn= matched: ok (a drill of the failure path) */
-        EXIT_MONITOR_HIDDEN = 8,          /* FailOn= matched: hidden */
         EXIT_MONITOR_CONFIG = 78,         /* bad configuration at start (EX_CONFIG) */
 };
-
-int monitor_exit_status_for_verdict(Verdict v);
 
 typedef struct Manager {
         sd_event *event;
@@ -43,13 +37,15 @@ typedef struct Manager {
         ConfidentialVm cvm_detected;
         bool cvm;               /* treated as a confidential VM: detected, or ConfidentialVM= */
         FailOn fail_on;         /* FailOn= in effect (config_fail_on()) */
+        char fail_on_text[64];  /* the same, formatted once per load (fail_on_format()) */
         VerdictSource probe_source, kernel_source;
         Aggregator aggregator;  /* over the two sources */
         ProbeWatch *probe;
         KernelWatch *kernel;    /* NULL until started, or if it could not be */
-        Metrics metrics;        /* what the metrics file says */
-        uint64_t metrics_probe_serial; /* the last probe added to it */
-        uint64_t own_load_probe_serial; /* the last probe whose own load went to the kernel watch */
+        ProbeReport *probe_report; /* the last probe's, taken from the probe watch's report */
+        bool have_kernel_counters;
+        KernelCounters kernel_counters; /* the kernel watch's last snapshot, from its report */
+        Metrics metrics;        /* the counts summed over the probes */
         uint64_t own_load[_RNG_INSTRUCTION_MAX]; /* the boot probe's, for the kernel watch to come */
         MetricsFile metrics_file;
         sd_event_source *metrics_write; /* deferred write of the file, after the report */
@@ -63,11 +59,10 @@ typedef struct Manager {
  * hardware), or a test program's scripted sources. */
 int manager_new(const char *root, const ProbeSourceHook *hook, Manager **ret);
 Manager *manager_free(Manager *m);
-/* Signals, watchdog, the boot probe, READY=1. */
+/* Signals, watchdog, the boot probe, READY=1; on failure STATUS= says so. */
 int manager_start(Manager *m);
-/* Runs the loop; returns the exit status. */
+/* Runs the loop; returns the exit status. Sends STOPPING=1 at the end. */
 int manager_run(Manager *m);
 
-static inline void manager_freep(Manager **m) {
-        manager_free(*m);
-}
+DEFINE_TRIVIAL_CLEANUP_FUNC(Manager *, manager_free);
+

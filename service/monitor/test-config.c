@@ -165,7 +165,7 @@ static void test_values(void) {
                 CHECK(unlink(path) == 0, "unlink %s", path);
         }
 
-        /* The largest budget accepted (finding 12: the watchdog bound). */
+        /* The largest budget accepted (the watchdog bound: the slowest probe stays inside WatchdogSec=). */
         write_file("/etc/rng-health/rng-health.conf.d/30.conf",
                    "[Probe]\nBudgetSec=1s\nMaxAttempts=4294967296\nMinAttempts=65536\n");
         CHECK_EQ_INT(load(&c, &e), 0);
@@ -193,7 +193,7 @@ static void test_errors(void) {
                 { "[Probe]\n\nInstructions=rdrand rdtsc\n", 3, "[Probe] Instructions=", "invalid instruction 'rdtsc'" },
                 { "[Probe]\nThreads=0\n", 2, "[Probe] Threads=", "invalid value '0'" },
                 { "[Probe]\nBudgetSec=1h\n", 2, "[Probe] BudgetSec=", "invalid time '1h'" },
-                /* finding 12: a budget that could run past WatchdogSec= */
+                /* a budget that could run past WatchdogSec= */
                 { "[Probe]\nBudgetSec=10s\n", 2, "[Probe] BudgetSec=", "invalid time '10s' (expected 1us to 1s" },
                 { "[Probe]\nBudgetSec=1000001us\n", 2, "[Probe] BudgetSec=", "invalid time '1000001us'" },
                 { "[Probe]\nMaxAttempts=100000\nMinAttempts=65537\n", 3, "[Probe] MinAttempts=", "invalid number '65537' (expected 1 to 65536)" },
@@ -212,12 +212,12 @@ static void test_errors(void) {
                 { "[Policy]\nConfidentialVM=maybe\n", 2, "[Policy] ConfidentialVM=", "invalid value 'maybe'" },
                 { "[Metrics]\nPath=rng-health.prom\n", 2, "[Metrics] Path=", "invalid path 'rng-health.prom'" },
                 { "[Metrics]\nPath=/var/lib/prometheus/\n", 2, "[Metrics] Path=", "invalid path" },
-                /* issue 21 finding 9: the directory itself, or a path through ".." */
+                /* the directory itself, or a path through ".." */
                 { "[Metrics]\nPath=/var/lib/prometheus/.\n", 2, "[Metrics] Path=", "invalid path '/var/lib/prometheus/.'" },
                 { "[Metrics]\nPath=/var/lib/prometheus/..\n", 2, "[Metrics] Path=", "invalid path" },
                 { "[Metrics]\nPath=/var/lib/../x.prom\n", 2, "[Metrics] Path=", "invalid path" },
                 { "[Metrics]\nPath=/var/./x.prom\n", 2, "[Metrics] Path=", "invalid path" },
-                /* issue 21 finding 9: thresholds no run can reach */
+                /* thresholds no run can reach */
                 { "[Probe]\nMaxAttempts=2048\n[Thresholds]\nDegradedMinFailures=4294967295\n", 4,
                   "[Thresholds] DegradedMinFailures=",
                   "DegradedMinFailures=4294967295 can never be reached: a run makes at most 2097152 tries "
@@ -279,7 +279,7 @@ static void test_errors(void) {
         }
 }
 
-/* Issue 11 findings 1-3: the line reader refuses what inih would cut,
+/* The line reader refuses what inih would cut,
  * join or drop, with the right file:line. */
 static void test_strict_lines(void) {
         static const struct {
@@ -301,7 +301,7 @@ static void test_strict_lines(void) {
                 { "[Probe]\nInstructions=,\n", 0, 2, "empty list ','", "[Probe] Instructions=" },
                 { "[Probe]\nWidths= , ,\n", 0, 2, "empty list", "[Probe] Widths=" },
                 { "[Policy]\nFailOn=,\n", 0, 2, "empty list", "[Policy] FailOn=" },
-                /* Issue 21 finding 5: what inih takes as an inline comment
+                /* What inih takes as an inline comment
                  * or as a separator */
                 { "[Probe]\nWidths=64 ;32 16\n", 0, 2, "';' in column 11 of a setting", NULL },
                 { "[Metrics]\nPath=/x/a.prom ;b\n", 0, 2, "';' in column 16", NULL },
@@ -342,7 +342,7 @@ static void test_strict_lines(void) {
         CHECK_EQ_INT(load(&c, &e), 0);
         CHECK_EQ_INT(c.probe.threads, 3);
 
-        /* A long comment never becomes a setting (finding 1), and the line
+        /* A long comment never becomes a setting (inih would split it), and the line
          * numbers stay right: either the line fits inih's buffer and is a
          * comment, or it is refused at its own line. */
         for (size_t n = 150; n <= 60000; n = n < 300 ? n + 1 : n * 10) {
@@ -440,7 +440,7 @@ static void test_precedence(void) {
         }
         config_files_free(files);
 
-        /* Issue 21 finding 9: only /dev/null masks; a link to /dev/zero is
+        /* Only /dev/null masks; a link to /dev/zero is
          * read, and refused as not a regular file. */
         unlink(link);
         CHECK(symlink("/dev/zero", link) == 0, "symlink");
@@ -448,7 +448,7 @@ static void test_precedence(void) {
         check_error(&e, "/etc/rng-health/rng-health.conf.d/20-b.conf", 0, "", "is not a regular file");
         unlink(link);
 
-        /* Issue 21 finding 4: a FIFO drop-in is refused at once (alarm()
+        /* A FIFO drop-in is refused at once (alarm()
          * ends the test if the open waits for a writer), a directory is
          * named as one. */
         CHECK(mkfifo(link, 0644) == 0, "mkfifo");
@@ -474,7 +474,7 @@ static void test_precedence(void) {
         CHECK_EQ_INT(c.probe.widths, 1u << 1);
 }
 
-/* Issue 21 finding 6: a file name, an unknown key or section and a value
+/* A file name, an unknown key or section and a value
  * are shown escaped: no newline forging a log line, no ESC, C1 or bidi
  * control, no invalid UTF-8 (escape.h). */
 static void test_escaped(void) {

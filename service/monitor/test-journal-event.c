@@ -80,16 +80,19 @@ static void test_probe_result(void) {
 static void test_exhausted_and_status(void) {
         const bool cpuid[2] = { true, true };
         _cleanup_free_ char *status = NULL;
-        ProbeSummary s;
+        const ProbeInstruction *in;
+        const ProbeRun *worst;
         ProbeReport r;
         EventFields f = {};
 
         /* 60 % failures: some values need more than 10 tries (0.6^10 = 0.6 %). */
         make_report(SCRIPT_RANDOM_FAIL, 0.6, 0, cpuid, &r);
-        probe_summarize(&r, RNG_RDSEED, &s);
-        CHECK_EQ_INT(s.verdict, VERDICT_EXHAUSTED);
-        CHECK(s.retry_exhausted > 0, "retry_exhausted = %llu", (unsigned long long) s.retry_exhausted);
-        CHECK(s.worst && s.worst->verdict == VERDICT_EXHAUSTED, "worst run not exhausted");
+        in = &r.instr[RNG_RDSEED];
+        worst = probe_instruction_worst_run(in);
+        CHECK_EQ_INT(in->verdict, VERDICT_EXHAUSTED);
+        CHECK(in->summary.retry_exhausted > 0, "retry_exhausted = %llu", (unsigned long long) in->summary.retry_exhausted);
+        CHECK(worst && worst->verdict == VERDICT_EXHAUSTED, "worst run not exhausted");
+
 
         CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
         check_field(&f, "RNG_VERDICT", "exhausted");
@@ -212,6 +215,7 @@ static void test_verdict_events(void) {
         const Verdict iv[2] = { VERDICT_OK, VERDICT_EXHAUSTED };
         const FailOn fo = { .mask = { (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN),
                                       (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN) } };
+        char mask[64];
         VerdictEventInfo info = {
                 .verdict = VERDICT_EXHAUSTED,
                 .severity = SEVERITY_NOTICE,
@@ -219,11 +223,13 @@ static void test_verdict_events(void) {
                 .status = "RDRAND ok; RDSEED exhausted",
                 .instr_verdicts = iv,
                 .cvm = "tdx",
-                .fail_on = &fo,
+                .fail_on = mask,
                 .fail_instruction = RNG_RDSEED,
                 .fail_verdict = VERDICT_EXHAUSTED,
         };
         EventFields f = {};
+
+        fail_on_format(&fo, mask, sizeof(mask)); /* as the Manager does, once per configuration */
 
         CHECK_EQ_INT(event_verdict(&f, &info), 0);
         check_field(&f, "MESSAGE_ID", RNG_MID_VERDICT_BOOT_STR);
@@ -289,6 +295,20 @@ static void test_priorities_and_formats(void) {
         CHECK(strstr(verdict_consequence(RNG_RDRAND, VERDICT_EXHAUSTED), "boot seeding would panic"), "RDRAND exhausted");
         CHECK(!verdict_consequence(RNG_RDRAND, VERDICT_OK), "ok has no consequence");
 
+        /* One exit status per verdict (rng-health(8)): the monitor's on a
+         * FailOn= match, the probe's on exhausted and broken only. */
+        CHECK_EQ_INT(verdict_exit_status(VERDICT_EXHAUSTED), 3);
+        CHECK_EQ_INT(verdict_exit_status(VERDICT_BROKEN), 4);
+        CHECK_EQ_INT(verdict_exit_status(VERDICT_DEGRADED), 5);
+        CHECK_EQ_INT(verdict_exit_status(VERDICT_UNSUPPORTED), 6);
+        CHECK_EQ_INT(verdict_exit_status(VERDICT_OK), 7);
+        CHECK_EQ_INT(verdict_exit_status(VERDICT_HIDDEN), 8);
+        CHECK_EQ_INT(verdict_exit_code(VERDICT_EXHAUSTED), 3);
+        CHECK_EQ_INT(verdict_exit_code(VERDICT_BROKEN), 4);
+        for (Verdict v = VERDICT_UNSUPPORTED; v <= VERDICT_DEGRADED; v++)
+                CHECK_EQ_INT(verdict_exit_code(v), 0);
+
+
         fail_on_format(&fo, buf, sizeof(buf));
         CHECK(strcmp(buf, "none") == 0, "%s", buf);
         CHECK_EQ_INT(fail_on_add_word(&fo, "degraded"), 0);
@@ -336,12 +356,12 @@ typedef struct Heard {
         bool announced;
 } Heard;
 
-static void hear(VerdictSource *s, const char *trigger, void *userdata) {
+static void hear(VerdictSource *s, VerdictReport *report, void *userdata) {
         Heard *h = userdata;
 
         h->calls++;
         h->source = s;
-        h->trigger = trigger;
+        h->trigger = report->trigger;
         h->announced = aggregator_announce(h->a, &h->change);
 }
 
@@ -419,7 +439,7 @@ static void test_aggregator(void) {
         verdict_source_done(&kernel);
 }
 
-/* Issue 21 finding 11: "1 run", not "1 runs". */
+/* Plurals: "1 run", not "1 runs". */
 static void test_one_run(void) {
         const bool cpuid[2] = { true, true };
         ProbeReport r;

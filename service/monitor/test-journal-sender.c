@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
-/* Issue 21 findings 1 and 3: the one rule for reading rng-health's events
+/* The one rule for reading rng-health's events
  * back (journal-sender.h), on the trusted field values. Entries read from
  * a real journal are checked in the container (tests/guest/rng-health-forged). */
 

@@ -100,7 +100,7 @@ static void test_parse_good(void) {
         CHECK_EQ_U64(s.serial, UINT64_MAX);
 }
 
-/* Issue 11 finding 4: a file cut at any line boundary is refused, so what
+/* A file cut at any line boundary is refused, so what
  * was reported is never reported again from zero counts. */
 static void test_parse_cut(void) {
         _cleanup_(kernel_watch_state_done) KernelWatchState s = {}, t = {};
@@ -173,7 +173,7 @@ static void test_parse_bad(void) {
                 "boot=" BOOT "\nserial=1\nown_rdseed=1\n" FULL_TAIL, /* own above reported: a contradiction */
                 "boot=" BOOT "\nserial=1\nown_rdseed=0\nown_rdseed=0\n" FULL_TAIL, /* own twice */
         };
-        /* Issue 21 finding 7: complete, but the fields contradict each
+        /* Complete, but the fields contradict each
          * other (refused like a cut file, with why). */
         static const struct {
                 const char *text, *why;
@@ -392,7 +392,7 @@ static void test_restore(void) {
                 kernel_watch_state_done(&s);
         }
 
-        /* Issue 21 finding 4: a FIFO, a directory or a symbolic link in
+        /* A FIFO, a directory or a symbolic link in
          * the state's place is ignored at once (alarm() ends the test if
          * the open waits for a writer), and logged. */
         {

@@ -131,9 +131,13 @@ static char *two_probes(void) {
         metrics_add_probe(&m, r, 1700000000123456u);
         r->instr[RNG_RDSEED].verdict = VERDICT_BROKEN;
         metrics_add_probe(&m, r, 1700000100000001u);
-        metrics_set_kernel_verdict(&m, true, (const Verdict[]) { VERDICT_OK, VERDICT_DEGRADED });
-        metrics_set_kernel_counters(&m, &c);
-        return metrics_format(&m, &(MetricsInfo) { .version = "0.1.0", .confidential_vm = "tdx" });
+        return metrics_format(&m, &(MetricsInfo) {
+                .version = "0.1.0",
+                .confidential_vm = "tdx",
+                .probe = r, /* the last probe's report */
+                .kernel_verdict = (const Verdict[]) { VERDICT_OK, VERDICT_DEGRADED },
+                .kernel_counters = &c,
+        });
 }
 
 static void test_probes(const char *out) {
@@ -274,7 +278,7 @@ static int update_logged(MetricsFile *mf, const char *path, char *log, size_t le
         return r;
 }
 
-/* Issue 21 finding 8: the failure belongs to its path. A directory as
+/* The failure belongs to its path. A directory as
  * Path= warns once; a reload to another failing path says so; a reload to
  * a good path does not claim to write it "again"; the same path that
  * recovers does. */

@@ -10,31 +10,40 @@ void verdict_source_init(VerdictSource *s, const char *name, VerdictSourceListen
         *s = (VerdictSource) { .name = name, .listener = listener, .userdata = userdata };
 }
 
-int verdict_source_report(VerdictSource *s, const Verdict instr[_RNG_INSTRUCTION_MAX], const char *status,
-                          const char *trigger) {
+int verdict_source_report_full(VerdictSource *s, VerdictReport *report) {
         Verdict v = VERDICT_UNSUPPORTED;
         char *copy;
 
         if (!s)
                 return 0; /* detached: the producer is going away */
-        if (!instr)
+        if (!report)
                 return -EINVAL;
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                if ((unsigned) instr[i] >= _VERDICT_MAX)
+                if ((unsigned) report->instr[i] >= _VERDICT_MAX)
                         return -EINVAL;
-                v = verdict_worst(v, instr[i]);
+                v = verdict_worst(v, report->instr[i]);
         }
-        copy = strdup(status ?: "");
+        copy = strdup(report->status ?: "");
         if (!copy)
                 return -ENOMEM;
         free(s->status);
         s->status = copy;
         s->verdict = v;
-        memcpy(s->instr, instr, sizeof(s->instr));
+        memcpy(s->instr, report->instr, sizeof(s->instr));
         s->reported = true;
         if (s->listener)
-                s->listener(s, trigger, s->userdata);
+                s->listener(s, report, s->userdata);
         return 0;
+}
+
+int verdict_source_report(VerdictSource *s, const Verdict instr[_RNG_INSTRUCTION_MAX], const char *status,
+                          const char *trigger) {
+        VerdictReport report = { .trigger = trigger, .status = status };
+
+        if (!instr)
+                return -EINVAL;
+        memcpy(report.instr, instr, sizeof(report.instr));
+        return verdict_source_report_full(s, &report);
 }
 
 void verdict_source_done(VerdictSource *s) {

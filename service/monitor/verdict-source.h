@@ -7,6 +7,11 @@
  * through it, and the Manager's listener hears each report.
  *
  * Rules:
+ * - A report carries its data: the per-instruction verdicts and the status
+ *   fragment, which the source stores, and what the producer measured,
+ *   which the listener takes from the report: the probe watch's whole
+ *   ProbeReport (its summaries computed once, probe-summary.h), the kernel
+ *   watch's counter snapshot. Nobody reaches back into a producer.
  * - A report stores the verdict and status fragment first, then calls the
  *   listener: the listener sees the new state of every source.
  * - A producer's destructor never reports (it detaches first:
@@ -17,27 +22,44 @@
 
 #include <stdbool.h>
 
+#include "kernel-counters.h"
+#include "probe.h"
 #include "rng-cpu.h"
 #include "verdict.h"
 
 typedef struct VerdictSource VerdictSource;
 
-/* trigger: "boot", "reload", "reprobe" (the probe), "kernel". */
-typedef void (*VerdictSourceListener)(VerdictSource *s, const char *trigger, void *userdata);
+/* One report. */
+typedef struct VerdictReport {
+        const char *trigger;         /* "boot", "reload", "reprobe" (the probe), "kernel" */
+        Verdict instr[_RNG_INSTRUCTION_MAX]; /* per instruction: FailOn= and severity act on these */
+        const char *status;          /* the status fragment, e.g. "kernel: RDSEED exhausted 3x" */
+        /* The probe watch's report (NULL from the kernel watch): the
+         * listener may take it (TAKE_PTR), else the producer frees it. */
+        ProbeReport *probe;
+        /* The kernel watch's counter snapshot, valid during the call; NULL
+         * where the kernel has no counters (and from the probe watch). */
+        const KernelCounters *counters;
+} VerdictReport;
+
+typedef void (*VerdictSourceListener)(VerdictSource *s, VerdictReport *report, void *userdata);
 
 struct VerdictSource {
         const char *name;  /* "probe", "kernel": RNG_SOURCE in events; static */
         bool reported;
         Verdict verdict;   /* the worst of instr[] */
-        Verdict instr[_RNG_INSTRUCTION_MAX]; /* per instruction: FailOn= and severity act on these */
-        char *status;      /* the status fragment, e.g. "kernel: RDSEED exhausted 3x" */
+        Verdict instr[_RNG_INSTRUCTION_MAX];
+        char *status;      /* the last report's status fragment */
         VerdictSourceListener listener;
         void *userdata;
 };
 
 void verdict_source_init(VerdictSource *s, const char *name, VerdictSourceListener listener, void *userdata);
-/* Stores the per-instruction verdicts and a copy of status, then calls the
- * listener. -ENOMEM leaves the previous state and calls nothing. */
+/* Stores the report's per-instruction verdicts and a copy of its status,
+ * then calls the listener with the report. -ENOMEM leaves the previous
+ * state and calls nothing; -EINVAL for a verdict out of range. */
+int verdict_source_report_full(VerdictSource *s, VerdictReport *report);
+/* A report of verdicts and status alone. */
 int verdict_source_report(VerdictSource *s, const Verdict instr[_RNG_INSTRUCTION_MAX], const char *status,
                           const char *trigger);
 /* The producer's handle: NULL once detached (reports through NULL are

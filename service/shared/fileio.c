@@ -84,9 +84,9 @@ int read_small_file_full(const char *path, ReadFlags flags, size_t max, char **r
                         break;
         }
         buf[len] = '\0';
-        *ret = buf;
-        buf = NULL;
+        *ret = TAKE_PTR(buf);
         *ret_len = len;
+
         return 0;
 }
 

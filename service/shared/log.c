@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,30 +24,27 @@ bool log_stderr_is_journal(void) {
         return st.st_dev == dev && st.st_ino == ino;
 }
 
-static void log_va(int priority, const char *fmt, va_list ap) {
+/* error > 0: what %m shows, set last (the prefix may touch errno). */
+static void log_va(int priority, int error, const char *fmt, va_list ap) {
         if (log_stderr_is_journal())
                 fprintf(stderr, "<%d>", priority & LOG_PRIMASK);
         else
                 fputs("rng-health: ", stderr);
+        if (error > 0)
+                errno = error;
         vfprintf(stderr, fmt, ap);
         fputc('\n', stderr);
 }
 
-void log_full(int priority, const char *fmt, ...) {
+int log_full_errno(int priority, int error, const char *fmt, ...) {
+        int saved = errno, e = error < 0 ? -error : error;
         va_list ap;
 
         va_start(ap, fmt);
-        log_va(priority, fmt, ap);
+        log_va(priority, e != 0 ? e : saved, fmt, ap);
         va_end(ap);
-}
-
-int log_error_errno(int r, const char *fmt, ...) {
-        va_list ap;
-
-        va_start(ap, fmt);
-        log_va(LOG_ERR, fmt, ap);
-        va_end(ap);
-        return r < 0 ? r : -r;
+        errno = saved;
+        return -e;
 }
 
 void log_line(int priority, const char *line) {

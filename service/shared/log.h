@@ -16,10 +16,20 @@
 /* Whether stderr is connected to the journal. */
 bool log_stderr_is_journal(void);
 
-_printf_(2, 3) void log_full(int priority, const char *fmt, ...);
+/* Logs one line at priority. error (a negative or positive errno, or 0)
+ * is what %m in fmt shows (0: the current errno); errno is as before
+ * afterwards. Returns -|error|, for "return log_error_errno(r, ...)". */
+_printf_(3, 4) int log_full_errno(int priority, int error, const char *fmt, ...);
 
-/* Logs at LOG_ERR and returns r (negative errno), for "return log_error_errno(r, ...)". */
-_printf_(2, 3) int log_error_errno(int r, const char *fmt, ...);
+#define log_full(priority, ...) ((void) log_full_errno((priority), 0, __VA_ARGS__))
+#define log_error(...) log_full(LOG_ERR, __VA_ARGS__)
+#define log_warning(...) log_full(LOG_WARNING, __VA_ARGS__)
+#define log_notice(...) log_full(LOG_NOTICE, __VA_ARGS__)
+#define log_info(...) log_full(LOG_INFO, __VA_ARGS__)
+
+#define log_error_errno(error, ...) log_full_errno(LOG_ERR, (error), __VA_ARGS__)
+#define log_warning_errno(error, ...) log_full_errno(LOG_WARNING, (error), __VA_ARGS__)
+#define log_notice_errno(error, ...) log_full_errno(LOG_NOTICE, (error), __VA_ARGS__)
 
 /* Writes one line at priority, with the prefix rules above. */
 void log_line(int priority, const char *line);

@@ -29,6 +29,23 @@
                 return table[i];                                  \
         }
 
+/* Takes the pointer out of a variable (leaving NULL), for handing it on:
+ * "*ret = TAKE_PTR(x);" where x is a _cleanup_ variable. */
+#define TAKE_PTR(p)                         \
+        ({                                  \
+                __typeof__(p) _ptr_ = (p);  \
+                (p) = NULL;                 \
+                _ptr_;                      \
+        })
+
+/* Defines static inline void func##p(type *p) that calls func(*p) when
+ * *p is not NULL: the cleanup of a type with a destructor (systemd's). */
+#define DEFINE_TRIVIAL_CLEANUP_FUNC(type, func)     \
+        static inline void func##p(type *p) {       \
+                if (*p)                             \
+                        func(*p);                   \
+        }
+
 static inline void freep(void *p) {
         free(*(void **) p);
 }

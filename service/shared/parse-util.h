@@ -4,8 +4,15 @@
 /* Strict parsers for outside input: command-line values and sysfs CPU lists. */
 
 #include <sched.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* A space or a tab: what separates words on a line of /proc and of the
+ * configuration. */
+static inline bool is_blank(char c) {
+        return c == ' ' || c == '\t';
+}
 
 /* Unsigned decimal, no sign, no spaces, no trailing garbage, no overflow. */
 int parse_u64(const char *s, uint64_t *ret);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
-/* Issue 21: the one rule for printing outside bytes (escape.h): ESC, C1,
+/* The one rule for printing outside bytes (escape.h): ESC, C1,
  * bidi controls and invalid UTF-8 are escaped, text is kept, the result is
  * always safe (escape-check.h, an independent decoder) and unambiguous. */
 

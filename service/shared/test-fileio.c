@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
-/* Issue 21: the one rule for opening inputs (fileio.h). A regular file is
+/* The one rule for opening inputs (fileio.h). A regular file is
  * read whole; a directory, a FIFO, a device node and (with READ_NOFOLLOW) a
  * symbolic link are refused at once, with a reason; a FIFO without a
  * writer never blocks the open (alarm() ends the test if it does). */

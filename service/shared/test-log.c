@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
-/* Issue 11 finding 10: under journald (stderr is $JOURNAL_STREAM) a line
- * starts with its syslog priority and no program name; elsewhere with
- * "rng-health: ". */
+/* Under journald (stderr is $JOURNAL_STREAM) a line starts with its syslog
+ * priority and no program name; elsewhere with "rng-health: ". %m shows
+ * the error a log_*_errno() call names, and errno is left as it was. */
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,15 @@ static void log_some(void) {
         log_line(LOG_NOTICE, "plain");
 }
 
+static void log_errnos(void) {
+        errno = EPERM;
+        CHECK_EQ_INT(log_warning_errno(-ENOENT, "open: %m"), -ENOENT);
+        CHECK_EQ_INT(errno, EPERM);
+        CHECK_EQ_INT(log_error_errno(EACCES, "positive: %m"), -EACCES);
+        log_notice("plain %m"); /* no error named: errno's */
+        CHECK_EQ_INT(errno, EPERM);
+}
+
 int main(void) {
         char out[512];
 
@@ -61,6 +71,11 @@ int main(void) {
         capture(NULL, log_some, out, sizeof(out));
         CHECK(strcmp(out, "rng-health: config broken\nrng-health: odd 7\nrng-health: failed: x\nrng-health: plain\n") == 0,
               "terminal: '%s'", out);
+
+        capture("self", log_errnos, out, sizeof(out));
+        CHECK(strcmp(out, "<4>open: No such file or directory\n<3>positive: Permission denied\n"
+                          "<5>plain Operation not permitted\n") == 0,
+              "%%m: '%s'", out);
 
         /* Another stream, or a malformed variable: not the journal. */
         capture("1:2", log_some, out, sizeof(out));

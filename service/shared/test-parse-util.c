@@ -40,7 +40,7 @@ static void test_duration(void) {
         CHECK(parse_duration("0.0633s", 1, USEC_PER_DAY, &u) == 0 && u == 63300, "0.0633s: %llu", (unsigned long long) u);
         CHECK(parse_duration("1.001s", 1, USEC_PER_DAY, &u) == 0 && u == 1001000, "1.001s: %llu", (unsigned long long) u);
         CHECK(parse_duration("0.000001s", 1, USEC_PER_DAY, &u) == 0 && u == 1, "1us as seconds");
-        /* issue 21 finding 9: a point needs digits on both sides */
+        /* a point needs digits on both sides */
         CHECK(parse_duration(".5s", 1, USEC_PER_DAY, &u) == -EINVAL, ".5s");
         CHECK(parse_duration(".5ms", 1, USEC_PER_DAY, &u) == -EINVAL, ".5ms");
         CHECK(parse_duration("5.", 1, USEC_PER_DAY, &u) == -EINVAL, "5.");

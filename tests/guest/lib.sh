@@ -19,13 +19,14 @@ wait_system_running() {
 	pass "systemctl is-system-running: running"
 }
 
-# rng-health's kernel-watch MESSAGE_IDs (service/journal-ids.h).
+# rng-health's kernel-watch MESSAGE_IDs (service/monitor/journal-ids.h).
 MID_KERNEL_EXHAUSTED=6afb1a83c7bc4980acdc39cf56eda719
 MID_KERNEL_FAILED=afc3fa1e389d4fd09025eccfbafec529
 MID_KERNEL_DISABLED=5f601626a168491082d4dbeb04f2e135
 MID_KERNEL_DEFECTIVE=e6f45ebba3664214908f96a4b5d070c3
 
-# Wait (up to $2 seconds, default 30) until the command in $1 succeeds.
+# The one wait loop: up to $2 seconds (default 30) until the command in $1
+# succeeds.
 wait_for() {
 	local cmd=$1 t=${2:-30} i
 	for ((i = 0; i < t * 10; i++)); do
@@ -48,6 +49,11 @@ kernel_event_count_sum() {
 	journalctl -b -o json MESSAGE_ID=$MID_KERNEL_EXHAUSTED RNG_INSTRUCTION="$1" |
 		jq -s '[.[].RNG_COUNT | tonumber] | add // 0'
 }
+
+# The value of the sample NAME{LABELS} ($1, exactly as written) in the
+# Prometheus text on stdin, "" if it is absent: the one way the tests read
+# a metric (the metrics file, or node_exporter's scrape).
+metric_value() { awk -v k="$1" '$1 == k { print $2 }'; }
 
 # Record routine kernel failures (RDSEED's) at once instead of once per
 # interval (KernelRoutineIntervalSec=0, applied by a reload): for tests that

@@ -1,6 +1,6 @@
 # Helpers for the rng-health service's guest tests (sourced after lib.sh).
 
-# MESSAGE_IDs (service/journal-ids.h).
+# MESSAGE_IDs (service/monitor/journal-ids.h).
 MID_PROBE_RESULT=a1d8857c7f454436bd2b315b0afb813c
 MID_VERDICT_BOOT=967e48a8dd4b4e31a946aa9d2f554e9f
 MID_VERDICT_CHANGED=78c178913bfa4de781820d76fbaf7dcd
@@ -31,13 +31,8 @@ rh_exposure() { sed -n 's/.*Overall exposure level for rng-health.service: \([0-
 
 # Wait until the unit is in state $1 (active, failed, ...) for up to 30 s.
 rh_wait_state() {
-	local want=$1 i state
-	for i in $(seq 300); do
-		state=$(systemctl show -P ActiveState rng-health.service)
-		[ "$state" = "$want" ] && return 0
-		sleep 0.1
-	done
-	fail "rng-health.service is '$state', expected '$want'"
+	wait_for "[ \"\$(systemctl show -P ActiveState rng-health.service)\" = '$1' ]" 30 ||
+		fail "rng-health.service is '$(systemctl show -P ActiveState rng-health.service)', expected '$1'"
 }
 
 # Remove test configuration and start the service afresh.

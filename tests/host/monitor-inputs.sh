@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 21 finding 4: no input can keep `rng-health monitor` from its
+# No input can keep `rng-health monitor` from its
 # signals. A FIFO as a configuration drop-in blocked open() with SIGTERM,
 # SIGINT and SIGHUP blocked (only SIGKILL ended it), at start, on a reload
 # (SIGHUP) and as the kernel watch's state file. Now each is refused at

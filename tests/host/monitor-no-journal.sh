@@ -1,9 +1,9 @@
 #!/bin/bash
 # `rng-health monitor` on a machine without a journal (this host: no systemd
 # as PID 1, no journald) says that the kernel watch follows nothing, once,
-# and keeps running (issue 11, finding 9); also with --root /nonexistent
+# and keeps running; also with --root /nonexistent
 # (no sysfs, no /proc under the root), which a clang UBSan build aborted on
-# NULL + 0 (finding 5): tools/test runs this in that build too.
+# NULL + 0: tools/test runs this in that build too.
 set -uo pipefail
 rh=$1
 if [ -d /run/systemd/system ] ||

@@ -27,7 +27,7 @@ bad() {
 	*"$name"*) ;;
 	*) echo "FAIL: '$*': message does not name '$name': $err"; fail=1 ;;
 	esac
-	# issue 21 finding 6: the argument is shown escaped
+	# the argument is shown escaped
 	if printf '%s' "$err" | LC_ALL=C grep -q '[[:cntrl:]]'; then
 		echo "FAIL: '$*': a control byte on stderr: $(printf '%s' "$err" | od -c | head -n 3)"; fail=1
 	fi
@@ -46,7 +46,7 @@ bad --width probe --width
 bad --bogus probe --bogus
 bad extra probe extra
 bad frobnicate frobnicate
-# issue 21 finding 6: long options given a value they do not take, and
+# long options given a value they do not take, and
 # control bytes in arguments, are named as given, escaped
 bad "--json=1: the option takes no value" probe --json=1
 bad "--help=x: the option takes no value" probe --help=x
@@ -60,7 +60,7 @@ bad "invalid time '\xff\xfe'" report --since "$(printf '\377\376')"
 bad 'frob\x1b[2Jnicate: unknown command' "$(printf 'frob\033[2Jnicate')"
 bad 'a\nb: unexpected argument' monitor "$(printf 'a\nb')"
 
-# issue 21 finding 11: --threads above the CPU count is what Threads= in
+# --threads above the CPU count is what Threads= in
 # rng-health.conf is: all CPUs, and one warning line (not a usage error)
 threads=$(($(nproc --all) + 7))
 err=$("$bin" probe --threads "$threads" --count 16 --width 64 2>&1 >/dev/null) && rc=0 || rc=$?
@@ -74,7 +74,7 @@ case $err in
 esac
 bad --threads probe --threads 1025
 
-# issue 21 finding 11: output that cannot be written is an error (exit 1)
+# output that cannot be written is an error (exit 1)
 for args in --help --version "probe --help" "report --help" "monitor --help"; do
 	# shellcheck disable=SC2086
 	err=$("$bin" $args 2>&1 >/dev/full) && rc=0 || rc=$?

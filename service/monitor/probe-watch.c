@@ -7,7 +7,7 @@
 #include "journal-event.h"
 #include "journal-kernel-log.h"
 #include "macro.h"
-#include "monitor-probe.h"
+#include "probe-watch.h"
 #include "probe-errata.h"
 #include "status.h"
 
@@ -26,18 +26,7 @@ struct ProbeWatch {
          * while the daemon runs, and every probe would re-read /proc/cpuinfo. */
         bool have_cpu;
         CpuId cpu;
-        Verdict verdicts[_RNG_INSTRUCTION_MAX];
-        ProbeReport *last;     /* the last probe's report, for the metrics */
-        uint64_t n_probes;
 };
-
-static void send_event(int r, EventFields *f, const char *what) {
-        if (r >= 0)
-                r = event_send(f);
-        if (r < 0 && r != -ENODATA)
-                log_full(LOG_WARNING, "failed to send %s event: %s", what, strerror(-r));
-        event_fields_done(f);
-}
 
 static void send_unavailable(ProbeWatch *w, const ProbeReport *report) {
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
@@ -52,7 +41,7 @@ static void send_unavailable(ProbeWatch *w, const ProbeReport *report) {
                 w->unavailable_known[i] = true;
                 w->unavailable_cpuid[i] = in->cpuid;
                 w->unavailable_kernel[i] = in->kernel.state;
-                send_event(event_unavailable(&f, in), &f, "unavailable");
+                (void) event_emit(event_unavailable(&f, in), &f, LOG_WARNING, "unavailable");
         }
 }
 
@@ -63,10 +52,10 @@ static void send_results(const ProbeReport *report, const char *trigger) {
 
                 if (!in->selected || in->n_runs == 0)
                         continue;
-                send_event(event_probe_result(&f, report, i, trigger), &f, "probe result");
+                (void) event_emit(event_probe_result(&f, report, i, trigger), &f, LOG_WARNING, "probe result");
                 for (unsigned j = 0; j < in->n_runs; j++)
                         if (in->runs[j].health.failed) {
-                                send_event(event_output_check(&f, i, &in->runs[j], trigger), &f, "output check");
+                                (void) event_emit(event_output_check(&f, i, &in->runs[j], trigger), &f, LOG_WARNING, "output check");
                         }
         }
 }
@@ -85,8 +74,12 @@ static int run_probe(const ProbeWatch *w, ProbeReport *report) {
         probe_detect(&params, presence);
         if (w->hook.kernel)
                 kernel = *w->hook.kernel;
-        else
-                (void) kernel_state_read(presence, journal_kernel_log_scan, NULL, &kernel);
+        else {
+                r = kernel_state_read(presence, journal_kernel_log_scan, NULL, &kernel);
+                if (r < 0) /* the state says unknown: go on */
+                        log_error_errno(r, r == -EBADMSG ? "/proc/cpuinfo has no \"flags\" line, kernel state unknown"
+                                                         : "Failed to read /proc/cpuinfo: %m");
+        }
         params.presence = presence;
         params.kernel_counters = true;
         params.sysfs_root = w->sysfs_root;
@@ -95,7 +88,7 @@ static int run_probe(const ProbeWatch *w, ProbeReport *report) {
         if (r == -E2BIG) {
                 int n = CPU_COUNT(&report->cpus.used);
 
-                log_full(LOG_WARNING, "Threads=%u, but only %d CPU%s online and allowed: contention run uses all of them",
+                log_warning("Threads=%u, but only %d CPU%s online and allowed: contention run uses all of them",
                          params.threads, n, n == 1 ? " is" : "s are");
                 params.threads = 0;
                 r = probe_run_all(&params, &kernel, report);
@@ -108,6 +101,7 @@ static int run_probe(const ProbeWatch *w, ProbeReport *report) {
 static int watch_run(ProbeWatch *w, const char *trigger) {
         _cleanup_free_ ProbeReport *report = NULL;
         _cleanup_free_ char *status = NULL;
+        VerdictReport vr = { .trigger = trigger };
         int r;
 
         /* ~15 KiB: kept off the event loop's stack. */
@@ -122,28 +116,23 @@ static int watch_run(ProbeWatch *w, const char *trigger) {
 
         send_unavailable(w, report);
         send_results(report, trigger);
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                w->verdicts[i] = report->instr[i].verdict;
-        free(w->last);
-        w->last = report;
-        report = NULL;
-        w->n_probes++;
 
         /* Re-arm first: no early return below may stop periodic probing. */
         r = probe_watch_arm(w);
         if (r < 0)
-                log_full(LOG_ERR, "failed to arm the re-probe timer: %s", strerror(-r));
+                log_error_errno(r, "failed to arm the re-probe timer: %m");
 
-        status = status_format_probe(w->last);
+        status = status_format_probe(report);
         if (!status)
                 return -ENOMEM;
-        {
-                Verdict instr[_RNG_INSTRUCTION_MAX];
-
-                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                        instr[i] = w->last->instr[i].verdict;
-                return verdict_source_report(w->source, instr, status, trigger);
-        }
+        /* The whole report goes to the listener, which may keep it. */
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                vr.instr[i] = report->instr[i].verdict;
+        vr.status = status;
+        vr.probe = TAKE_PTR(report);
+        r = verdict_source_report_full(w->source, &vr);
+        free(vr.probe);
+        return r;
 }
 
 /* Logs its error (once, here); the callers only act on it. */
@@ -151,7 +140,7 @@ int probe_watch_run(ProbeWatch *w, const char *trigger) {
         int r = watch_run(w, trigger);
 
         if (r < 0)
-                log_error_errno(r, "%s probe failed: %s", trigger, strerror(-r));
+                log_error_errno(r, "%s probe failed: %m", trigger);
         return r;
 }
 
@@ -174,7 +163,8 @@ int probe_watch_arm(ProbeWatch *w) {
                 r = sd_event_add_time_relative(w->event, &w->timer, CLOCK_BOOTTIME, interval, accuracy, on_timer, w);
                 if (r < 0)
                         return r;
-                return sd_event_source_set_description(w->timer, "reprobe-timer");
+                (void) sd_event_source_set_description(w->timer, "reprobe-timer");
+                return 0;
         }
         r = sd_event_source_set_time_relative(w->timer, interval);
         if (r < 0)
@@ -183,15 +173,6 @@ int probe_watch_arm(ProbeWatch *w) {
         if (r < 0)
                 return r;
         return sd_event_source_set_enabled(w->timer, SD_EVENT_ONESHOT);
-}
-
-const ProbeReport *probe_watch_last_report(const ProbeWatch *w, uint64_t *ret_serial) {
-        *ret_serial = w->n_probes;
-        return w->last;
-}
-
-const Verdict *probe_watch_instruction_verdicts(const ProbeWatch *w) {
-        return w->verdicts;
 }
 
 int probe_watch_new(sd_event *e, const Config *config, const char *sysfs_root, const ProbeSourceHook *hook,
@@ -223,7 +204,6 @@ ProbeWatch *probe_watch_free(ProbeWatch *w) {
         (void) verdict_source_detach(&w->source);
         sd_event_source_disable_unref(w->timer);
         sd_event_unref(w->event);
-        free(w->last);
         free(w->sysfs_root);
         free(w);
         return NULL;

@@ -3,12 +3,15 @@
 
 /* The probe as a verdict source of the daemon: runs the probe engine at
  * boot, on reload and on a re-probe timer, sends the per-instruction
- * journal events and reports its verdict and status fragment through its
- * VerdictSource (verdict-source.h). Knows nothing of the Manager. */
+ * journal events and reports its verdict, status fragment and whole
+ * report through its VerdictSource (verdict-source.h); it keeps no report.
+ * Knows nothing of the Manager. */
 
 #include <systemd/sd-event.h>
 
 #include "config.h"
+#include "macro.h"
+
 #include "probe.h"
 #include "verdict-source.h"
 
@@ -37,13 +40,5 @@ int probe_watch_run(ProbeWatch *w, const char *trigger);
 /* Arm (or disarm, for an interval of 0) the re-probe timer. */
 int probe_watch_arm(ProbeWatch *w);
 
-/* The last probe's report (NULL before the first) and how many probes
- * were made: the serial tells a new probe from the one already seen. */
-const ProbeReport *probe_watch_last_report(const ProbeWatch *w, uint64_t *ret_serial);
+DEFINE_TRIVIAL_CLEANUP_FUNC(ProbeWatch *, probe_watch_free);
 
-/* The per-instruction verdicts of the last probe ([_RNG_INSTRUCTION_MAX]). */
-const Verdict *probe_watch_instruction_verdicts(const ProbeWatch *w);
-
-static inline void probe_watch_freep(ProbeWatch **w) {
-        probe_watch_free(*w);
-}

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
 /* The probe watch on an sd-event loop with scripted sources: a probe that
- * fails still re-arms the re-probe timer (issue 11, finding 11: periodic
- * probing stopped silently after an early return), and the re-probe
- * reports through the VerdictSource. */
+ * fails still re-arms the re-probe timer (periodic probing must not stop
+ * silently after an early return), and the re-probe reports through the
+ * VerdictSource. */
+
 
 #include <errno.h>
 #include <string.h>
 
 #include "config.h"
 #include "macro.h"
-#include "monitor-probe.h"
+#include "probe-watch.h"
 #include "scripted-source.h"
 #include "test-util.h"
 
@@ -19,11 +20,11 @@ typedef struct Heard {
         char trigger[16];
 } Heard;
 
-static void on_report(VerdictSource *s, const char *trigger, void *userdata) {
+static void on_report(VerdictSource *s, VerdictReport *report, void *userdata) {
         Heard *h = userdata;
 
         h->reports++;
-        snprintf(h->trigger, sizeof(h->trigger), "%s", trigger);
+        snprintf(h->trigger, sizeof(h->trigger), "%s", report->trigger);
 }
 
 static Script scripts[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS];
@@ -78,5 +79,5 @@ static void test_rearm_after_failure(void) {
 
 int main(void) {
         test_rearm_after_failure();
-        return test_result("test-monitor-probe");
+        return test_result("test-probe-watch");
 }

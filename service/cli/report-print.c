@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* report's output: a block per boot, or JSON (schema rng-health.report/1). */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+
+#include "format-util.h"
+#include "journal-sender.h"
+#include "json-util.h"
+#include "macro.h"
+#include "report.h"
+
+static char *format_time(uint64_t usec, char *buf, size_t len) {
+        time_t t = (time_t) (usec / 1000000);
+        struct tm tm;
+
+        if (usec == 0 || !localtime_r(&t, &tm) || strftime(buf, len, "%Y-%m-%d %H:%M:%S %Z", &tm) == 0)
+                snprintf(buf, len, "n/a");
+        return buf;
+}
+
+static void print_foreign(const Report *r, FILE *f) {
+        if (r->foreign > 0)
+                fprintf(f, "\n%u entr%s from other senders ignored (not from %s, see rng-health(8))\n", r->foreign,
+                        r->foreign == 1 ? "y" : "ies", RNG_HEALTH_UNIT);
+}
+
+static void print_instruction(const ReportInstruction *in, RngInstruction k, FILE *f) {
+        char a[16], fl[16], x[16], pct[16];
+
+        fprintf(f, "  %-22s ", rng_instruction_upper_to_string(k));
+        if (in->verdict[0])
+                fprintf(f, "%s (worst %s): %s of %s tries failed (%s), %s values needed >%" PRIu64 " tries, longest streak %" PRIu64,
+                        in->verdict, in->worst_verdict, format_si((double) in->failures, fl, sizeof(fl)),
+                        format_si((double) in->attempts, a, sizeof(a)),
+                        format_percent(in->failure_rate, pct, sizeof(pct)),
+                        format_si((double) in->retry_exhausted, x, sizeof(x)), in->kernel_retries,
+                        in->max_fail_streak);
+        else
+                fprintf(f, "not probed");
+        if (in->unavailable[0])
+                fprintf(f, "%s%s", in->verdict[0] ? "; " : ": ",
+                        strcmp(in->unavailable, "kernel") == 0   ? "disabled by the kernel"
+                        : strcmp(in->unavailable, "hidden") == 0 ? "hidden by the kernel"
+                                                                  : "not in CPUID");
+        fputc('\n', f);
+}
+
+/* The kernel watch's events and counts of a boot. */
+static void print_kernel(const ReportBoot *b, FILE *f) {
+        fprintf(f, "  Kernel events:        ");
+        for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++) {
+                fprintf(f, "%s %u %s", k ? "," : "", b->kernel_events[k], kernel_rng_msg_kind_to_string(k));
+                if (k == KERNEL_RNG_MSG_FAILED && b->kernel_own_failures)
+                        fprintf(f, " (%" PRIu64 " failures counted, %" PRIu64 " of them during rng-health's own probe)",
+                                b->kernel_failures, b->kernel_own_failures);
+                else if (k == KERNEL_RNG_MSG_FAILED)
+                        fprintf(f, " (%" PRIu64 " failures counted)", b->kernel_failures);
+        }
+        fputc('\n', f);
+        if (b->routine_failures > 0) {
+                fprintf(f, "  Routine (RDSEED):      %" PRIu64 " exhaustions, the kernel seeded from RDRAND instead",
+                        b->routine_failures);
+                if (b->routine_interval_usec > 0)
+                        fprintf(f, "; %.3g per hour over %.1f h", b->routine_rated / (b->routine_interval_usec / 3.6e9),
+                                b->routine_interval_usec / 3.6e9);
+                fputc('\n', f);
+        }
+}
+
+static void print_boot(const ReportBoot *b, bool first, sd_id128_t current_boot, FILE *f) {
+        char id[SD_ID128_STRING_MAX], t1[64], t2[64];
+
+        fprintf(f, "%sBoot %s%s: %s .. %s\n", first ? "" : "\n", sd_id128_to_string(b->boot_id, id),
+                sd_id128_equal(b->boot_id, current_boot) ? " (current)" : "",
+                format_time(b->first_usec, t1, sizeof(t1)), format_time(b->last_usec, t2, sizeof(t2)));
+        fprintf(f, "  Verdict at boot:       %s\n", b->boot_verdict[0] ? b->boot_verdict : "n/a");
+        fprintf(f, "  Last verdict:          %s\n", b->verdict[0] ? b->verdict : "n/a");
+        fprintf(f, "  Confidential VM:       %s\n", b->cvm[0] ? b->cvm : "n/a");
+        fprintf(f, "  FailOn:                %s\n", b->fail_on[0] ? b->fail_on : "none");
+        for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++)
+                if (b->instr[k].seen)
+                        print_instruction(&b->instr[k], k, f);
+        fprintf(f, "  Probes:                %u\n", b->probes);
+        fprintf(f, "  Verdict changes:       %u\n", b->verdict_changes);
+        fprintf(f, "  Output-check failures: %u\n", b->output_check_failures);
+        fprintf(f, "  Configuration errors:  %u\n", b->config_errors);
+        if (b->policy_failures)
+                fprintf(f, "  FailOn= failures:      %u (exit status %d)\n", b->policy_failures, b->exit_status);
+        else
+                fprintf(f, "  FailOn= failures:      0\n");
+        print_kernel(b, f);
+}
+
+void report_print(const Report *r, sd_id128_t current_boot, FILE *f) {
+        if (r->n_boots == 0)
+                fputs("No rng-health events in the journal.\n", f);
+        for (size_t i = 0; i < r->n_boots; i++)
+                print_boot(&r->boots[i], i == 0, current_boot, f);
+        print_foreign(r, f);
+}
+
+/* A string field of report: "" (not in the journal) is JSON null. */
+static struct json_object *str_or_null(const char *s) {
+        return s && s[0] ? json_object_new_string(s) : NULL;
+}
+
+static int kernel_to_json(const ReportBoot *b, struct json_object **ret) {
+        _cleanup_json_ struct json_object *kernel = NULL;
+        int r;
+
+        r = json_new_object(&kernel);
+        if (r < 0)
+                return r;
+        for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
+                JSON_ADD(kernel, kernel_rng_msg_kind_to_string(k), JSON_U64(b->kernel_events[k]));
+        JSON_ADD(kernel, "failures", JSON_U64(b->kernel_failures));
+        JSON_ADD(kernel, "own_probe_failures", JSON_U64(b->kernel_own_failures));
+        JSON_ADD(kernel, "routine_failures", JSON_U64(b->routine_failures));
+        JSON_ADD(kernel, "routine_rate_per_hour",
+                 b->routine_interval_usec > 0 ? JSON_DBL(b->routine_rated / (b->routine_interval_usec / 3.6e9)) : NULL);
+        *ret = TAKE_PTR(kernel);
+        return 0;
+}
+
+static int instruction_to_json(const ReportInstruction *in, struct json_object **ret) {
+        _cleanup_json_ struct json_object *i = NULL;
+        int r;
+
+        r = json_new_object(&i);
+        if (r < 0)
+                return r;
+        JSON_ADD(i, "verdict", str_or_null(in->verdict));
+        JSON_ADD(i, "worst_verdict", str_or_null(in->worst_verdict));
+        JSON_ADD(i, "attempts", JSON_U64(in->attempts));
+        JSON_ADD(i, "failures", JSON_U64(in->failures));
+        JSON_ADD(i, "failure_rate", JSON_DBL(in->failure_rate));
+        JSON_ADD(i, "retry_exhausted", JSON_U64(in->retry_exhausted));
+        JSON_ADD(i, "kernel_retries", JSON_U64(in->kernel_retries));
+        JSON_ADD(i, "max_fail_streak", JSON_U64(in->max_fail_streak));
+        JSON_ADD(i, "unavailable", str_or_null(in->unavailable));
+        *ret = TAKE_PTR(i);
+        return 0;
+}
+
+static int boot_to_json(const ReportBoot *b, sd_id128_t current, struct json_object **ret) {
+        _cleanup_json_ struct json_object *o = NULL, *instr = NULL, *kernel = NULL;
+        char id[SD_ID128_STRING_MAX];
+        int r;
+
+        if ((r = json_new_object(&o)) < 0 || (r = json_new_object(&instr)) < 0 || (r = kernel_to_json(b, &kernel)) < 0)
+                return r;
+        JSON_ADD(o, "boot_id", json_object_new_string(sd_id128_to_string(b->boot_id, id)));
+        JSON_ADD(o, "current", json_object_new_boolean(sd_id128_equal(b->boot_id, current)));
+        JSON_ADD(o, "first_usec", JSON_U64(b->first_usec));
+        JSON_ADD(o, "last_usec", JSON_U64(b->last_usec));
+        JSON_ADD(o, "boot_verdict", str_or_null(b->boot_verdict));
+        JSON_ADD(o, "verdict", str_or_null(b->verdict));
+        JSON_ADD(o, "confidential_vm", str_or_null(b->cvm));
+        JSON_ADD(o, "fail_on", json_object_new_string(b->fail_on));
+        JSON_ADD(o, "probes", JSON_U64(b->probes));
+        JSON_ADD(o, "verdict_changes", JSON_U64(b->verdict_changes));
+        JSON_ADD(o, "output_check_failures", JSON_U64(b->output_check_failures));
+        JSON_ADD(o, "config_errors", JSON_U64(b->config_errors));
+        JSON_ADD(o, "policy_failures", JSON_U64(b->policy_failures));
+        JSON_ADD(o, "exit_status", b->exit_status >= 0 ? json_object_new_int(b->exit_status) : NULL);
+        JSON_ADD(o, "kernel", TAKE_PTR(kernel));
+        for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++) {
+                struct json_object *i = NULL;
+
+                if (!b->instr[k].seen)
+                        continue;
+                r = instruction_to_json(&b->instr[k], &i);
+                if (r < 0)
+                        return r;
+                JSON_ADD(instr, rng_instruction_upper_to_string(k), i);
+        }
+        JSON_ADD(o, "instructions", TAKE_PTR(instr));
+        *ret = TAKE_PTR(o);
+        return 0;
+}
+
+int report_to_json(const Report *r, sd_id128_t current_boot, struct json_object **ret) {
+        _cleanup_json_ struct json_object *o = NULL, *boots = NULL;
+        int k;
+
+        if ((k = json_new_object(&o)) < 0 || (k = json_new_array(&boots)) < 0)
+                return k;
+        JSON_ADD(o, "schema", json_object_new_string("rng-health.report/1"));
+        for (size_t i = 0; i < r->n_boots; i++) {
+                struct json_object *b = NULL;
+
+                k = boot_to_json(&r->boots[i], current_boot, &b);
+                if (k < 0)
+                        return k;
+                JSON_ADD(boots, NULL, b);
+        }
+        JSON_ADD(o, "boots", TAKE_PTR(boots));
+        JSON_ADD(o, "malformed_entries", JSON_U64(r->malformed));
+        JSON_ADD(o, "foreign_entries", JSON_U64(r->foreign));
+        *ret = TAKE_PTR(o);
+        return 0;
+}
