@@ -95,6 +95,7 @@ static int run_from_streams(const RngSource *src, ProbeMode mode, Stream *stream
                 ret->delivered += s->delivered;
                 ret->longest_failure_streak = MAX(ret->longest_failure_streak, s->longest);
                 ret->trailing_failures += s->trailing;
+                ret->trailing_over_retries += s->trailing >= ret->kernel_retries;
                 ret->values_over_retries += s->over_retries;
                 ret->kernel_loop_failures += s->loop_failures;
                 for (unsigned b = 0; b < PROBE_HIST_BUCKETS; b++)

@@ -4,7 +4,9 @@
 #include "probe-summary.h"
 
 uint64_t probe_run_retry_exhausted(const ProbeRun *run) {
-        return run->values_over_retries + (run->trailing_failures >= run->kernel_retries);
+        /* Per thread: two threads ending on 5 failed tries each are not a
+         * 10-try loop that ran out. */
+        return run->values_over_retries + run->trailing_over_retries;
 }
 
 uint64_t probe_run_kernel_exhausted(const ProbeRun *run, RngInstruction i) {

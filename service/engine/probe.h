@@ -80,7 +80,8 @@ typedef struct ProbeRun {
 
         uint64_t attempts, failures, delivered;  /* attempts = failures + delivered */
         uint64_t longest_failure_streak;
-        uint64_t trailing_failures;              /* failed tries after the last value */
+        uint64_t trailing_failures;              /* failed tries after each thread's last value, summed */
+        uint64_t trailing_over_retries;          /* threads whose trailing streak reached kernel_retries */
         uint64_t kernel_retries;                 /* tries per call of the kernel's loop */
         uint64_t values_over_retries;            /* values that needed > kernel_retries tries */
         uint64_t kernel_loop_failures;           /* calls of the kernel loop that would fail */

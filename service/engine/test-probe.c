@@ -14,6 +14,7 @@
 #include "macro.h"
 #include "probe-pool.h"
 #include "probe.h"
+#include "probe-summary.h"
 #include "scripted-source.h"
 #include "test-util.h"
 
@@ -115,6 +116,36 @@ static void test_always_fail(void) {
         CHECK(r.failure_rate == 1 && r.failure_ci_high == 1, "rate");
         CHECK(r.health.failed == HEALTH_EMPTY, "failed 0x%x", r.health.failed);
         CHECK_EQ_INT(r.verdict, VERDICT_BROKEN);
+}
+
+/* Trailing streaks are per thread: two threads that each end on 6 failed
+ * tries are no 10-try loop that ran out, though the summed trailing
+ * failures (12) pass 10; one thread ending on 10 is. */
+static void test_trailing_per_thread(void) {
+        ProbeLimits l = count_limits(8 * 100 + 6);
+        const RngSource *srcs[2];
+        Script s[2];
+        ProbeRun r;
+
+        for (unsigned i = 0; i < 2; i++) {
+                script_init(&s[i], SCRIPT_BURSTS, 64, 0, 6, 2, i);
+                srcs[i] = &s[i].source;
+        }
+        CHECK_EQ_INT(probe_run_contention(srcs, NULL, 2, &l, &hp, &vp, &r), 0);
+        check_invariants(&r, "trailing 6+6");
+        CHECK_EQ_U64(r.trailing_failures, 12);
+        CHECK_EQ_U64(r.trailing_over_retries, 0);
+        CHECK_EQ_U64(r.values_over_retries, 0);
+        CHECK_EQ_U64(probe_run_retry_exhausted(&r), 0);
+
+        l = count_limits(16 * 100 + 10);
+        script_init(&s[0], SCRIPT_BURSTS, 64, 0, 10, 6, 0);
+        script_init(&s[1], SCRIPT_HEALTHY, 64, 0, 0, 0, 1);
+        CHECK_EQ_INT(probe_run_contention(srcs, NULL, 2, &l, &hp, &vp, &r), 0);
+        check_invariants(&r, "trailing 10+0");
+        CHECK_EQ_U64(r.trailing_failures, 10);
+        CHECK_EQ_U64(r.trailing_over_retries, 1);
+        CHECK_EQ_U64(probe_run_retry_exhausted(&r), r.values_over_retries + 1);
 }
 
 static void test_bursts(void) {
@@ -917,6 +948,7 @@ int main(void) {
         test_healthy();
         test_always_fail();
         test_bursts();
+        test_trailing_per_thread();
         test_random_fail();
         test_stuck_and_patterns();
         test_limits();

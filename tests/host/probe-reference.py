@@ -23,7 +23,8 @@ alike) and their pooled counts are compared:
     (given their sum, the probe's share is binomial with its share of the
     values). This is what catches a 32-bit probe that runs 16-bit
     instructions: ~n/65536 zeros instead of ~0. If the reference itself
-    deviates from uniform (a broken CPU), only the agreement is asserted
+    deviates from uniform (a broken CPU), in these runs or in all its runs
+    of the instruction form together, only the agreement is asserted
     (within 6 sigma + 25 %: such a CPU's rate may drift between runs);
   * the reference's own per-bit ones counts are balanced (two-sided,
     alpha = 1e-9): its wide forms really deliver wide values;
@@ -229,7 +230,17 @@ def run_probe(binary, insn, width, count, threads):
     return json.loads(p.stdout)
 
 
-def compare(insn, width, mode, threads, count, probe, ref):
+def form_count(refs, name):
+    """The reference's count of zeros, all-ones or repeats over its tallies
+    of one instruction form (every mode), and the values it counts in."""
+    if name == "zeros":
+        return sum(r.zeros for r in refs), sum(r.delivered for r in refs)
+    if name == "all-ones":
+        return sum(r.all_ones for r in refs), sum(r.delivered for r in refs)
+    return sum(r.repeats for r in refs), sum(r.pairs() for r in refs)
+
+
+def compare(insn, width, mode, threads, count, probe, ref, form_refs):
     what = f"{insn} {width}-bit {mode} ({threads} thread{'s' if threads > 1 else ''})"
     pv = 2.0 ** -width
 
@@ -253,11 +264,17 @@ def compare(insn, width, mode, threads, count, probe, ref):
                                   ("all-ones", probe.all_ones, probe.delivered, ref.all_ones, ref.delivered),
                                   ("repeats", probe.repeats, probe.pairs(), ref.repeats, ref.pairs())):
         rows.append(f"{name} {kp}/{kr} (exp {np_ * pv:.3g}/{nr * pv:.3g})")
-        ref_deviates = not binom_ok(nr, pv, kr)
+        # Whether the CPU deviates is a property of the instruction form:
+        # judged on the reference's runs of this form in every mode
+        # together. One mode's runs alone can sit just inside the tail
+        # (Zen5's RDSEED32: 41 repeats in 43k values single, but 1 in 21k in
+        # contention, where the probe's 2 are past it).
+        kf, nf = form_count(form_refs, name)
+        ref_deviates = not binom_ok(nr, pv, kr) or not binom_ok(nf, pv, kf)
         if ref_deviates:
             ref_uniform = False
-            print(f"NOTE: {what}: the reference's {name} {kr} in {nr} deviate from uniform "
-                  f"(expected {nr * pv:.3g}): the CPU itself; only agreement is asserted")
+            print(f"NOTE: {what}: the reference's {name} {kr} in {nr} ({kf} in {nf} in all its runs of this form) "
+                  f"deviate from uniform (expected {nr * pv:.3g}): the CPU itself; only agreement is asserted")
         elif not check(binom_ok(np_, pv, kp),
                        f"{what}: probe {name} {kp} in {np_} values, uniform expectation {np_ * pv:.3g} "
                        f"(reference: {kr} in {nr}); two-sided binomial tail < {ALPHA:g}"):
@@ -493,7 +510,8 @@ def main():
                 if not pt.fractions:
                     continue
                 compare(insn, width, mode, threads if mode == "contention" else 1,
-                        ccount if mode == "contention" else count, pt, rt)
+                        ccount if mode == "contention" else count, pt, rt,
+                        [tallies[m][1] for m in tallies if tallies[m][1].fractions])
         compare_sweep(binary, ref, insn, threads if contention else 1)
 
     print(f"{time.monotonic() - t_start:.1f} s")
