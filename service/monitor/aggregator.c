@@ -101,6 +101,7 @@ bool aggregator_announce(Aggregator *a, AggregatorChange *ret) {
                 .first = !a->announced,
                 .previous = a->announced_verdict,
         };
+        memcpy(ret->previous_instr, a->announced_instr, sizeof(ret->previous_instr));
         (void) aggregator_instr_verdicts(a, ret->instr);
         ret->changed = !a->announced || a->announced_verdict != v ||
                        memcmp(a->announced_instr, ret->instr, sizeof(ret->instr)) != 0;

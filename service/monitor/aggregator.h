@@ -41,6 +41,7 @@ typedef struct AggregatorChange {
         bool first;          /* nothing was announced before */
         bool changed;        /* first, or the verdict or an instruction's differs from the announced */
         Verdict previous;    /* the announced one, when !first */
+        Verdict previous_instr[_RNG_INSTRUCTION_MAX]; /* the announced ones, when !first */
 } AggregatorChange;
 
 /* The current verdicts against the announced ones, which they then become.

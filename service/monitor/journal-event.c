@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -196,6 +197,50 @@ static int add_verdict_context(EventFields *f, const VerdictEventInfo *info) {
         return 0;
 }
 
+/* "RDRAND from ok to exhausted" for each instruction whose verdict differs
+ * from the announced one ("" if none does). */
+static void format_instr_changes(const VerdictEventInfo *info, char *buf, size_t size) {
+        size_t n = 0;
+
+        buf[0] = '\0';
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX && n < size; i++)
+                if (info->previous_instr_verdicts[i] != info->instr_verdicts[i]) {
+                        int k = snprintf(buf + n, size - n, "%s%s from %s to %s", n > 0 ? " and " : "",
+                                         rng_instruction_upper_to_string(i),
+                                         verdict_to_string(info->previous_instr_verdicts[i]),
+                                         verdict_to_string(info->instr_verdicts[i]));
+                        if (k < 0)
+                                break;
+                        n += (size_t) k;
+                }
+}
+
+static int add_verdict_change(EventFields *f, const VerdictEventInfo *info) {
+        char what[128] = "";
+
+        if (info->previous_instr_verdicts && info->instr_verdicts)
+                format_instr_changes(info, what, sizeof(what));
+        /* The overall verdict stayed and an instruction's changed (RDSEED
+         * exhausted, then RDRAND too): name what changed, not "from
+         * exhausted to exhausted". */
+        if (info->previous == info->verdict && what[0])
+                EVENT_ADD(f, "MESSAGE=Hardware RNG verdict changed for %s (overall still %s, severity %s): %s", what,
+                          verdict_to_string(info->verdict), severity_to_string(info->severity), info->status ?: "");
+        else
+                EVENT_ADD(f, "MESSAGE=Hardware RNG verdict changed from %s to %s (severity %s): %s",
+                          verdict_to_string(info->previous), verdict_to_string(info->verdict),
+                          severity_to_string(info->severity), info->status ?: "");
+        EVENT_ADD(f, "RNG_PREVIOUS_VERDICT=%s", verdict_to_string(info->previous));
+        if (info->previous_instr_verdicts) {
+                EVENT_ADD(f, "RNG_PREVIOUS_RDRAND_VERDICT=%s",
+                          verdict_to_string(info->previous_instr_verdicts[RNG_RDRAND]));
+                EVENT_ADD(f, "RNG_PREVIOUS_RDSEED_VERDICT=%s",
+                          verdict_to_string(info->previous_instr_verdicts[RNG_RDSEED]));
+        }
+        EVENT_ADD(f, "RNG_SOURCE=%s", info->source ?: "probe");
+        return 0;
+}
+
 int event_verdict(EventFields *f, const VerdictEventInfo *info) {
         int k;
 
@@ -204,11 +249,9 @@ int event_verdict(EventFields *f, const VerdictEventInfo *info) {
         if (k < 0)
                 return k;
         if (info->have_previous) {
-                EVENT_ADD(f, "MESSAGE=Hardware RNG verdict changed from %s to %s (severity %s): %s",
-                    verdict_to_string(info->previous), verdict_to_string(info->verdict),
-                    severity_to_string(info->severity), info->status ?: "");
-                EVENT_ADD(f, "RNG_PREVIOUS_VERDICT=%s", verdict_to_string(info->previous));
-                EVENT_ADD(f, "RNG_SOURCE=%s", info->source ?: "probe");
+                k = add_verdict_change(f, info);
+                if (k < 0)
+                        return k;
         } else
                 EVENT_ADD(f, "MESSAGE=Hardware RNG verdict at boot: %s (severity %s): %s", verdict_to_string(info->verdict),
                     severity_to_string(info->severity), info->status ?: "");

@@ -15,6 +15,8 @@
  *   RNG_CONSEQUENCE      what the running kernel does about the verdict
  *   RNG_HARDWARE_VERDICT the worst run's verdict, hidden or not
  *   RNG_PREVIOUS_VERDICT the verdict before a change
+ *   RNG_PREVIOUS_RDRAND_VERDICT, RNG_PREVIOUS_RDSEED_VERDICT  each instruction's
+ *                        before a change
  *   RNG_WIDTH, RNG_MODE, RNG_THREADS       the run that decided the verdict
  *   RNG_ATTEMPTS, RNG_FAILURES, RNG_FAILURE_RATE, RNG_MAX_FAIL_STREAK,
  *   RNG_RETRY_EXHAUSTED                    counters of that run
@@ -91,6 +93,7 @@ typedef struct VerdictEventInfo {
         Severity severity;             /* PRIORITY and RNG_SEVERITY */
         bool have_previous;
         Verdict previous;
+        const Verdict *previous_instr_verdicts; /* [_RNG_INSTRUCTION_MAX] or NULL, with have_previous */
         const char *trigger;
         const char *source;            /* RNG_SOURCE of a change */
         const char *status;            /* the STATUS= line */

@@ -179,6 +179,7 @@ static void on_source_report(VerdictSource *source, VerdictReport *report, void 
                 .fail_on = m->fail_on_text,
                 .have_previous = !c.first,
                 .previous = c.previous,
+                .previous_instr_verdicts = c.previous_instr,
         };
         if (c.changed)
                 (void) event_emit(event_verdict(&f, &info), &f, LOG_WARNING, "verdict");

@@ -254,6 +254,30 @@ static void test_verdict_events(void) {
         check_field(&f, "MESSAGE", "Hardware RNG verdict changed from ok to exhausted (severity notice): RDRAND ok; RDSEED exhausted");
         event_fields_done(&f);
 
+        /* The overall verdict stays exhausted while RDRAND joins RDSEED: the
+         * message names the instruction that changed, and the previous
+         * per-instruction verdicts travel as fields. */
+        {
+                const Verdict before[2] = { VERDICT_OK, VERDICT_EXHAUSTED };
+                const Verdict after[2] = { VERDICT_EXHAUSTED, VERDICT_EXHAUSTED };
+                VerdictEventInfo same = info;
+
+                same.previous = VERDICT_EXHAUSTED;
+                same.previous_instr_verdicts = before;
+                same.instr_verdicts = after;
+                same.severity = SEVERITY_ERR;
+                same.status = "RDRAND exhausted; RDSEED exhausted";
+                CHECK_EQ_INT(event_verdict(&f, &same), 0);
+                check_field(&f, "MESSAGE", "Hardware RNG verdict changed for RDRAND from ok to exhausted "
+                                           "(overall still exhausted, severity err): RDRAND exhausted; RDSEED exhausted");
+                check_field(&f, "RNG_PREVIOUS_VERDICT", "exhausted");
+                check_field(&f, "RNG_PREVIOUS_RDRAND_VERDICT", "ok");
+                check_field(&f, "RNG_PREVIOUS_RDSEED_VERDICT", "exhausted");
+                check_field(&f, "RNG_RDRAND_VERDICT", "exhausted");
+                check_field(&f, "PRIORITY", "3");
+                event_fields_done(&f);
+        }
+
         CHECK_EQ_INT(event_policy_failure(&f, &info, 3), 0);
         check_field(&f, "MESSAGE_ID", RNG_MID_POLICY_FAILURE_STR);
         check_field(&f, "RNG_EXIT_STATUS", "3");
@@ -389,6 +413,8 @@ static void test_aggregator(void) {
         CHECK_EQ_INT(verdict_source_report(&kernel, V(OK, DEGRADED), "kernel: 3 RDSEED failures", "kernel"), 0);
         CHECK(h.change.changed && h.change.previous == VERDICT_OK && h.change.verdict == VERDICT_DEGRADED,
               "change ok -> degraded");
+        CHECK(h.change.previous_instr[RNG_RDRAND] == VERDICT_OK && h.change.previous_instr[RNG_RDSEED] == VERDICT_OK &&
+              h.change.instr[RNG_RDSEED] == VERDICT_DEGRADED, "the announced per-instruction verdicts travel");
         CHECK(aggregator_verdict(&a, &v) && v == VERDICT_DEGRADED, "worst wins");
         s1 = aggregator_status(&a);
         CHECK(s1 && strcmp(s1, "RDRAND ok again; kernel: 3 RDSEED failures") == 0, "status: %s", s1);
