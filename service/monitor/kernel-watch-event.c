@@ -4,8 +4,10 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <syslog.h>
 
+#include "format-util.h"
 #include "journal-ids.h"
 #include "kernel-watch-event.h"
 
@@ -17,11 +19,22 @@ static int add_message(EventFields *f, const KernelEventInfo *in, const char *na
                         EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhausted %" PRIu64 " time(s) while rng-health's "
                                   "own contention probe ran (its load: not counted against the kernel's verdict)",
                                   name, in->count);
-                else if (in->routine && in->interval_usec > 0)
-                        EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhausted %" PRIu64 " time(s) in the last %.1f h "
-                                  "(%.3g per hour): routine, %s", name, in->count, in->interval_usec / 3.6e9,
-                                  in->count / (in->interval_usec / 3.6e9), verdict_consequence(in->instruction, v));
-                else if (in->routine)
+                else if (in->routine && in->interval_usec > 0) {
+                        double per_hour = in->count / (in->interval_usec / 3.6e9);
+                        char span[32], rate[32];
+
+                        /* "0.0417" for a rare one, "1.08k" for a flood */
+                        if (per_hour < 999.5)
+                                (void) snprintf(rate, sizeof(rate), "%.3g", per_hour);
+                        else
+                                (void) format_si(per_hour, rate, sizeof(rate));
+
+                        EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhausted %" PRIu64 " time(s) in the last %s "
+                                  "(%s per hour): routine, %s", name, in->count,
+                                  format_timespan_usec(in->interval_usec, span, sizeof(span)),
+                                  rate,
+                                  verdict_consequence(in->instruction, v));
+                } else if (in->routine)
                         EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhausted %" PRIu64 " time(s): routine, %s "
                                   "(recorded at most once per interval from now on)", name, in->count,
                                   verdict_consequence(in->instruction, v));

@@ -355,6 +355,10 @@ static void test_priorities_and_formats(void) {
         CHECK(strcmp(format_percent(0.042, buf, sizeof(buf)), "4.2 %") == 0, "%s", buf);
         CHECK(strcmp(format_percent(0.00001, buf, sizeof(buf)), "<0.1 %") == 0, "%s", buf);
         CHECK(strcmp(format_percent(0, buf, sizeof(buf)), "0 %") == 0, "%s", buf);
+        CHECK(strcmp(format_timespan_usec(20 * 1000000ULL, buf, sizeof(buf)), "20 s") == 0, "%s", buf);
+        CHECK(strcmp(format_timespan_usec(15 * 60 * 1000000ULL, buf, sizeof(buf)), "15 min") == 0, "%s", buf);
+        CHECK(strcmp(format_timespan_usec(59 * 60 * 1000000ULL + 59 * 1000000ULL, buf, sizeof(buf)), "1.0 h") == 0, "%s", buf);
+        CHECK(strcmp(format_timespan_usec(2 * 3600 * 1000000ULL, buf, sizeof(buf)), "2.0 h") == 0, "%s", buf);
 }
 
 static void test_fields_overflow(void) {

@@ -276,6 +276,13 @@ static void test_event_fields(void) {
         CHECK(v && strcmp(v, "Kernel: RDSEED retry loop exhausted 12 time(s) in the last 2.0 h (6 per hour): routine, "
                              "the kernel seeds from RDRAND instead") == 0, "MESSAGE %s", v ?: "(none)");
         event_fields_done(&f);
+        /* A short interval is said in seconds, a flood's rate with a suffix. */
+        in.interval_usec = 20ull * 1000000;
+        CHECK_EQ_INT(event_kernel(&f, &in), 0);
+        v = event_fields_get(&f, "MESSAGE");
+        CHECK(v && strstr(v, "exhausted 12 time(s) in the last 20 s (2.16k per hour): routine"), "MESSAGE %s",
+              v ?: "(none)");
+        event_fields_done(&f);
         in.routine = false;
         in.interval_usec = 0;
 

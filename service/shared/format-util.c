@@ -40,3 +40,15 @@ char *format_percent_column(double fraction, char *buf, size_t len) {
         snprintf(buf, len, pct == 0 || pct >= 0.01 ? "%.2f" : "%.2g", pct);
         return buf;
 }
+
+char *format_timespan_usec(uint64_t usec, char *buf, size_t len) {
+        double sec = usec / 1e6;
+
+        if (sec < 59.5)
+                snprintf(buf, len, "%.0f s", sec);
+        else if (sec < 3570)
+                snprintf(buf, len, "%.0f min", sec / 60);
+        else
+                snprintf(buf, len, "%.1f h", sec / 3600);
+        return buf;
+}
