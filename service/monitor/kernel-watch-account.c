@@ -73,6 +73,20 @@ static bool kind_is_failure(KernelRngMsgKind k) {
         return k == KERNEL_RNG_MSG_EXHAUSTED || k == KERNEL_RNG_MSG_FAILED;
 }
 
+uint64_t kernel_watch_growth(const KernelWatchState *state, const KernelCounters *counters,
+                             const uint64_t *own_pending, RngInstruction i, uint64_t *ret_own) {
+        uint64_t grown = 0, own;
+
+        if (counters && counters->exhausted[i] > state->reported[i])
+                grown = counters->exhausted[i] - state->reported[i];
+        /* The own probe's part first: it happened in its window, and
+         * whatever else grew is someone else's. */
+        own = MIN(own_pending ? own_pending[i] : 0, grown);
+        if (ret_own)
+                *ret_own = own;
+        return grown - own;
+}
+
 /* The events of one instruction: one per bucket with messages, and a
  * counted-only one when the counter grew without a failure line. */
 static size_t account_instruction(const KernelWatchState *state, const KernelCounters *counters,
@@ -80,16 +94,11 @@ static size_t account_instruction(const KernelWatchState *state, const KernelCou
                                   const KernelWatchAccountParams *p, KernelWatchStep *step,
                                   KernelEventInfo *events) {
         KernelWatchState *next = &step->next;
-        uint64_t grown = 0, own;
+        uint64_t grown, own;
         bool carried = false, routine = kernel_watch_failure_routine(i), defer = routine && p->defer_routine;
         size_t n = 0;
 
-        if (counters && counters->exhausted[i] > state->reported[i])
-                grown = counters->exhausted[i] - state->reported[i];
-        /* The own probe's part first: it happened in its window, and
-         * whatever else grew is someone else's. */
-        own = MIN(p->own_pending ? p->own_pending[i] : 0, grown);
-        grown -= own;
+        grown = kernel_watch_growth(state, counters, p->own_pending, i, &own);
         step->own_used[i] = own;
 
         for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++) {

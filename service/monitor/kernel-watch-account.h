@@ -87,6 +87,13 @@ void kernel_watch_batch_clear_but(KernelWatchBatch *b, const bool keep[_RNG_INST
 
 void kernel_watch_step_done(KernelWatchStep *s);
 
+/* The growth of instruction i's exhausted counter over what the state has
+ * reported, less the own probe's part (up to own_pending[i], NULL: none),
+ * which goes into *ret_own (may be NULL). No counters: 0. One rule for a
+ * step and for the count held back between steps. */
+uint64_t kernel_watch_growth(const KernelWatchState *state, const KernelCounters *counters,
+                             const uint64_t *own_pending, RngInstruction i, uint64_t *ret_own);
+
 /* The counters a step uses. A kernel that has counters keeps them: after
  * a failed read the last snapshot stands, and the growth is counted at the
  * next good read. (Stepping without counters instead would count that

@@ -414,10 +414,10 @@ int kernel_watch_state_restore(const char *dir, sd_id128_t boot, const KernelCou
 
 /* --- verdict and status --------------------------------------------------------- */
 
-int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters,
+int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters, const uint64_t *held,
                                Verdict ret_verdicts[_RNG_INSTRUCTION_MAX], char **ret_status) {
         Verdict v[_RNG_INSTRUCTION_MAX];
-        char buf[768];
+        char buf[768], note[96];
         size_t k = 0;
         char *status;
 
@@ -427,17 +427,24 @@ int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters,
                  * not those during the own probe */
                 uint64_t failures = MAX(s->reported[i] - MIN(s->own[i], s->reported[i]),
                                         s->recorded[KERNEL_RNG_MSG_EXHAUSTED][i] + s->recorded[KERNEL_RNG_MSG_FAILED][i]);
+                uint64_t waiting = held ? held[i] : 0;
 
                 v[i] = VERDICT_OK;
                 for (KernelRngMsgKind kind = 0; kind < _KERNEL_RNG_MSG_MAX; kind++)
                         if (s->recorded[kind][i] > 0)
                                 v[i] = verdict_worst(v[i], kernel_rng_msg_kind_verdict(kind));
-                if (s->reported[i] > s->own[i])
+                if (s->reported[i] > s->own[i] || waiting > 0)
                         v[i] = verdict_worst(v[i], VERDICT_EXHAUSTED);
 
+                failures = failures > UINT64_MAX - waiting ? UINT64_MAX : failures + waiting;
+                if (waiting > 0)
+                        (void) snprintf(note, sizeof(note), "; %" PRIu64 " of them recorded in the journal "
+                                        "when the routine interval ends", waiting);
+                else
+                        note[0] = '\0';
                 if (failures > 0)
-                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s exhausted %" PRIu64 "x (%s)",
-                                      k ? ", " : "", name, failures, verdict_consequence(i, VERDICT_EXHAUSTED));
+                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s exhausted %" PRIu64 "x (%s%s)",
+                                      k ? ", " : "", name, failures, verdict_consequence(i, VERDICT_EXHAUSTED), note);
                 if (s->own[i] > 0)
                         k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)),
                                       "%s%s exhausted %" PRIu64 "x during rng-health's own probe", k ? ", " : "",

@@ -99,6 +99,9 @@ int kernel_watch_state_restore(const char *dir, sd_id128_t boot, const KernelCou
 
 /* The per-instruction verdicts and status fragment of a state ("kernel:
  * RDSEED exhausted 3x (the kernel seeds from RDRAND instead)", "kernel: no
- * RNG failures"; "... logged" without counters). */
-int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters,
+ * RNG failures"; "... logged" without counters). held[i] (NULL: none): the
+ * failures the kernel counted that wait for the routine interval's record;
+ * they count as the state's do, so the status says what the counter says,
+ * and the status names how many the journal does not have yet. */
+int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters, const uint64_t *held,
                                Verdict ret_verdicts[_RNG_INSTRUCTION_MAX], char **ret_status);

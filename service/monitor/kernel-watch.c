@@ -27,16 +27,22 @@
 
 /* Reports the state's verdicts and status, and the counter snapshot the
  * state was accounted with (the Manager's metrics show it: one read, one
- * rule on a failed read, kernel_watch_counters_update()). */
+ * rule on a failed read, kernel_watch_counters_update()). Routine failures
+ * held back for the interval's record count too: the status and the
+ * metrics say what the kernel's counter says, when the journal has not
+ * caught up yet. */
 int watch_update_verdict(KernelWatch *w) {
         _cleanup_free_ char *status = NULL;
         VerdictReport report = {
                 .trigger = "kernel",
                 .counters = w->counters.have ? &w->counters.snapshot : NULL,
         };
+        uint64_t held[_RNG_INSTRUCTION_MAX];
         int r;
 
-        r = kernel_watch_state_verdict(&w->state, w->counters.have, report.instr, &status);
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                held[i] = kernel_watch_growth(&w->state, report.counters, w->own_pending, i, NULL);
+        r = kernel_watch_state_verdict(&w->state, w->counters.have, held, report.instr, &status);
         if (r < 0)
                 return r;
         if (w->no_journal) {
@@ -106,7 +112,8 @@ int watch_flush(KernelWatch *w) {
         }
         if (r == 0) {
                 kernel_watch_batch_clear_but(&w->batch, step.deferred);
-                return 0;
+                /* The status and the metrics count what is held back. */
+                return deferred ? watch_update_verdict(w) : 0;
         }
         if (step.routine_recorded) {
                 w->routine_last = now;

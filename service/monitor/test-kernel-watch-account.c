@@ -5,6 +5,8 @@
  * verdict text. Pure: no journal, no files, no clock. */
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -423,7 +425,7 @@ static void test_own_load(void) {
                 CHECK_EQ_INT(kernel_watch_account(&state, &c, &b, NULL, &(KernelWatchAccountParams) { .own_pending = pending }, &s), 1);
                 CHECK(s.events[0].own_probe && s.events[0].count == 3, "one own event of 3");
                 adopt(&state, &s, &b);
-                CHECK_EQ_INT(kernel_watch_state_verdict(&state, true, v, &status), 0);
+                CHECK_EQ_INT(kernel_watch_state_verdict(&state, true, NULL, v, &status), 0);
                 CHECK(v[RNG_RDSEED] == VERDICT_OK && v[RNG_RDRAND] == VERDICT_OK, "own load only: ok");
                 CHECK(status && strcmp(status, "kernel: RDSEED exhausted 3x during rng-health's own probe") == 0,
                       "status %s", status ?: "(null)");
@@ -436,12 +438,40 @@ static void test_own_load(void) {
                 CHECK_EQ_INT(kernel_watch_account(&state, &c, &b, NULL, &(KernelWatchAccountParams) { .own_pending = pending }, &s), 1);
                 CHECK(!s.events[0].own_probe && s.events[0].count == 2, "one other event of 2");
                 adopt(&state, &s, &b);
-                CHECK_EQ_INT(kernel_watch_state_verdict(&state, true, v, &status), 0);
+                CHECK_EQ_INT(kernel_watch_state_verdict(&state, true, NULL, v, &status), 0);
                 CHECK_EQ_INT(v[RNG_RDSEED], VERDICT_EXHAUSTED);
                 CHECK(status && strcmp(status, "kernel: RDSEED exhausted 2x (the kernel seeds from RDRAND instead), "
                                                "RDSEED exhausted 3x during rng-health's own probe") == 0,
                       "status %s", status ?: "(null)");
         }
+}
+
+/* What is held back is the counter less what the events carried, and the
+ * status counts it: it says the counter's figure, and how many of them the
+ * journal does not have yet. */
+static void check_held_status(const KernelWatchState *state, const KernelCounters *c,
+                              const uint64_t counted[_RNG_INSTRUCTION_MAX]) {
+        _cleanup_free_ char *status = NULL;
+        uint64_t held[_RNG_INSTRUCTION_MAX];
+        Verdict iv[_RNG_INSTRUCTION_MAX];
+        char want[256];
+
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                held[i] = kernel_watch_growth(state, c, NULL, i, NULL);
+                CHECK_EQ_U64(held[i], c->exhausted[i] - counted[i]);
+        }
+        CHECK_EQ_INT(kernel_watch_state_verdict(state, true, held, iv, &status), 0);
+        CHECK_EQ_INT(iv[RNG_RDSEED], c->exhausted[RNG_RDSEED] > 0 ? VERDICT_EXHAUSTED : VERDICT_OK);
+        if (c->exhausted[RNG_RDSEED] == 0)
+                return;
+        if (held[RNG_RDSEED] > 0)
+                snprintf(want, sizeof(want), "RDSEED exhausted %" PRIu64 "x (the kernel seeds from RDRAND instead; "
+                         "%" PRIu64 " of them recorded in the journal when the routine interval ends)",
+                         c->exhausted[RNG_RDSEED], held[RNG_RDSEED]);
+        else
+                snprintf(want, sizeof(want), "RDSEED exhausted %" PRIu64 "x (the kernel seeds from RDRAND instead)",
+                         c->exhausted[RNG_RDSEED]);
+        CHECK(status && strstr(status, want), "status '%s', expected '%s'", status ?: "(null)", want);
 }
 
 /* Routine failures (RDSEED's) held back inside the interval: no event, not
@@ -497,6 +527,7 @@ static void test_routine_deferred(void) {
                 CHECK_EQ_U64(counted[RNG_RDSEED], state.reported[RNG_RDSEED]);
                 if (!defer)
                         CHECK_EQ_U64(state.reported[RNG_RDSEED], c.exhausted[RNG_RDSEED]);
+                check_held_status(&state, &c, counted);
                 kernel_watch_step_done(&s);
         }
         CHECK(routine_events <= steps_due, "%u routine events in %u due steps", routine_events, steps_due);
@@ -521,7 +552,7 @@ static void check_verdict(const KernelWatchState *s, bool have_counters, Verdict
         _cleanup_free_ char *status = NULL;
         Verdict iv[_RNG_INSTRUCTION_MAX], v;
 
-        CHECK_EQ_INT(kernel_watch_state_verdict(s, have_counters, iv, &status), 0);
+        CHECK_EQ_INT(kernel_watch_state_verdict(s, have_counters, NULL, iv, &status), 0);
         v = verdict_worst(iv[RNG_RDRAND], iv[RNG_RDSEED]);
         CHECK_EQ_INT(v, want);
         CHECK(status && strcmp(status, want_status) == 0, "status '%s', expected '%s'", status ?: "(null)",
@@ -541,7 +572,7 @@ static void test_verdict_text(void) {
                 Verdict iv[_RNG_INSTRUCTION_MAX];
 
                 /* Per instruction: FailOn= and the severity act on these. */
-                CHECK_EQ_INT(kernel_watch_state_verdict(&s, true, iv, &st), 0);
+                CHECK_EQ_INT(kernel_watch_state_verdict(&s, true, NULL, iv, &st), 0);
                 CHECK(iv[RNG_RDRAND] == VERDICT_OK && iv[RNG_RDSEED] == VERDICT_EXHAUSTED, "per instruction");
         }
         /* without counters, the logged lines (exhausted + failed) */
@@ -559,6 +590,45 @@ static void test_verdict_text(void) {
         s = (KernelWatchState) {};
         s.recorded[KERNEL_RNG_MSG_DISABLED][RNG_RDSEED] = 1;
         check_verdict(&s, true, VERDICT_DEGRADED, "kernel: RDSEED disabled");
+
+        /* Held back for the routine interval's record: counted, and named. */
+        {
+                _cleanup_free_ char *st = NULL;
+                Verdict iv[_RNG_INSTRUCTION_MAX];
+                uint64_t held[_RNG_INSTRUCTION_MAX] = { [RNG_RDSEED] = 6 };
+
+                s = (KernelWatchState) {};
+                CHECK_EQ_INT(kernel_watch_state_verdict(&s, true, held, iv, &st), 0);
+                CHECK(iv[RNG_RDSEED] == VERDICT_EXHAUSTED && iv[RNG_RDRAND] == VERDICT_OK, "held back: exhausted");
+                free(st);
+                s.reported[RNG_RDSEED] = 3;
+                CHECK_EQ_INT(kernel_watch_state_verdict(&s, true, held, iv, &st), 0);
+                CHECK(strcmp(st, "kernel: RDSEED exhausted 9x (the kernel seeds from RDRAND instead; 6 of them "
+                                 "recorded in the journal when the routine interval ends)") == 0,
+                      "status '%s'", st);
+        }
+}
+
+/* The held back count is the counter's growth over the state, less what
+ * the own probe has not yet been credited with. */
+static void test_growth(void) {
+        KernelWatchState s = {};
+        KernelCounters c = {};
+        uint64_t own_pending[_RNG_INSTRUCTION_MAX] = { [RNG_RDSEED] = 4 }, own = 99;
+
+        CHECK_EQ_U64(kernel_watch_growth(&s, NULL, own_pending, RNG_RDSEED, &own), 0);
+        CHECK_EQ_U64(own, 0);
+        s.reported[RNG_RDSEED] = 10;
+        c.exhausted[RNG_RDSEED] = 7; /* went backwards: nothing grew */
+        CHECK_EQ_U64(kernel_watch_growth(&s, &c, own_pending, RNG_RDSEED, &own), 0);
+        c.exhausted[RNG_RDSEED] = 12; /* 2 grew, both the own probe's */
+        CHECK_EQ_U64(kernel_watch_growth(&s, &c, own_pending, RNG_RDSEED, &own), 0);
+        CHECK_EQ_U64(own, 2);
+        c.exhausted[RNG_RDSEED] = 25; /* 15 grew: 4 the own probe's */
+        CHECK_EQ_U64(kernel_watch_growth(&s, &c, own_pending, RNG_RDSEED, &own), 11);
+        CHECK_EQ_U64(own, 4);
+        CHECK_EQ_U64(kernel_watch_growth(&s, &c, NULL, RNG_RDSEED, NULL), 15);
+        CHECK_EQ_U64(kernel_watch_growth(&s, &c, own_pending, RNG_RDRAND, &own), 0);
 }
 
 int main(void) {
@@ -573,5 +643,6 @@ int main(void) {
         test_own_load();
         test_routine_deferred();
         test_verdict_text();
+        test_growth();
         return test_result("test-kernel-watch-account");
 }
