@@ -19,8 +19,17 @@ int open_input(const char *path, ReadFlags flags) {
         /* O_NONBLOCK: opening a FIFO (or a device) must not wait for a
          * writer; a regular file ignores it. */
         fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (flags & READ_NOFOLLOW ? O_NOFOLLOW : 0));
-        if (fd < 0)
-                return negative_errno();
+        if (fd < 0) {
+                int r = negative_errno();
+
+                /* A socket cannot be opened at all (ENXIO, "No such device
+                 * or address"), nor a device node without a driver: what
+                 * is there is not a regular file, and is named so. */
+                if (r == -ENXIO && ((flags & READ_NOFOLLOW) ? lstat(path, &st) : stat(path, &st)) == 0 &&
+                    !S_ISREG(st.st_mode))
+                        return S_ISDIR(st.st_mode) ? -EISDIR : -EBADFD;
+                return r;
+        }
         if (fstat(fd, &st) < 0) {
                 int r = negative_errno();
 

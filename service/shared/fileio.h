@@ -16,8 +16,9 @@ typedef enum ReadFlags {
  * procfs and sysfs): read-only, O_CLOEXEC, O_NONBLOCK (a FIFO cannot block
  * the open, so nothing can keep the daemon from its signals), O_NOFOLLOW
  * with READ_NOFOLLOW; then it must be a regular file (fstat): -EISDIR for a
- * directory, -EBADFD for a FIFO, socket or device node. Returns the fd or
- * -errno. */
+ * directory, -EBADFD for a FIFO, socket or device node (also a socket or a
+ * device without a driver, which open() refuses with ENXIO). Returns the
+ * fd or -errno. */
 int open_input(const char *path, ReadFlags flags);
 /* One line's reason for open_input()'s and read_small_file()'s errors:
  * "is a directory, not a file", "is not a regular file (a FIFO, socket or

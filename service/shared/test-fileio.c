@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
-/* The one rule for opening inputs (fileio.h). A regular file is
- * read whole; a directory, a FIFO, a device node and (with READ_NOFOLLOW) a
- * symbolic link are refused at once, with a reason; a FIFO without a
- * writer never blocks the open (alarm() ends the test if it does). */
+/* The one rule for opening inputs (fileio.h). A regular file is read
+ * whole; a directory, a FIFO, a socket, a device node and (with
+ * READ_NOFOLLOW) a symbolic link are refused at once, with a reason; a
+ * FIFO without a writer never blocks the open (alarm() ends the test if it
+ * does). */
 
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -86,6 +89,24 @@ static void test_not_regular(void) {
         /* A directory: not "Input/output error". */
         CHECK_EQ_INT(read_file("50-dir.conf", 0, 100, &x, &n), -EISDIR);
         CHECK(strcmp(input_error_to_string(-EISDIR), "is a directory, not a file") == 0, "directory reason");
+
+        /* A socket: open() fails with ENXIO, which is no reason to give
+         * ("No such device or address"): it is not a regular file. */
+        {
+                struct sockaddr_un sa = { .sun_family = AF_UNIX };
+                int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+                CHECK(s >= 0, "socket");
+                snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", at("50-socket.conf"));
+                CHECK(s >= 0 && bind(s, (struct sockaddr *) &sa, sizeof(sa)) == 0, "bind");
+                if (s >= 0)
+                        close(s);
+                CHECK(symlink(at("50-socket.conf"), at("link-to-socket")) == 0, "symlink");
+                CHECK_EQ_INT(read_file("50-socket.conf", 0, 100, &x, &n), -EBADFD);
+                CHECK_EQ_INT(read_file("50-socket.conf", READ_NOFOLLOW, 100, &x, &n), -EBADFD);
+                CHECK_EQ_INT(read_file("link-to-socket", 0, 100, &x, &n), -EBADFD);
+                CHECK_EQ_INT(read_file("link-to-socket", READ_NOFOLLOW, 100, &x, &n), -ELOOP);
+        }
 
         /* A device node, also through a symbolic link. */
         CHECK_EQ_INT(read_small_file_full("/dev/null", 0, 100, &x, &n), -EBADFD);
