@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <syslog.h>
 
 #include "escape.h"
@@ -10,6 +11,16 @@
 #include "log.h"
 #include "macro.h"
 #include "metrics-file.h"
+
+/* Whether the directory of path (absolute) does not exist: what ENOENT
+ * means there, unless the directory refuses new files (/proc). */
+static bool directory_missing(const char *path) {
+        const char *slash = strrchr(path, '/');
+        _cleanup_free_ char *dir = slash ? strndup(path, (size_t) (slash - path)) : NULL;
+        struct stat st;
+
+        return dir && stat(dir[0] ? dir : "/", &st) < 0 && (errno == ENOENT || errno == ENOTDIR);
+}
 
 int metrics_file_update(MetricsFile *mf, const char *path, const char *text) {
         bool same;
@@ -26,10 +37,16 @@ int metrics_file_update(MetricsFile *mf, const char *path, const char *text) {
 
                 mf->failing = true;
                 snprintf(mf->path, sizeof(mf->path), "%s", path);
-                if (r == -ENOENT)
+                if (r == -ENOENT && directory_missing(path))
                         log_notice("metrics: cannot write %s: its directory does not exist "
                                  "(prometheus-node-exporter not installed?); not logged again until a write succeeds",
                                  p ?: "(out of memory)");
+                else if (r == -ELOOP || r == -EISDIR || r == -EBADFD)
+                        log_warning("metrics: cannot write %s: it %s; not logged again until a write succeeds",
+                                    p ?: "(out of memory)", input_error_to_string(r));
+                else if (r == -ENOENT)
+                        log_warning("metrics: cannot write %s: its directory takes no new file (%m); "
+                                    "not logged again until a write succeeds", p ?: "(out of memory)");
                 else
                         log_warning_errno(r, "metrics: cannot write %s: %m; not logged again until a write succeeds",
                                           p ?: "(out of memory)");

@@ -6,10 +6,15 @@
  * test tests/host/metrics-parse.py parses it with prometheus_client). */
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -294,7 +299,8 @@ static void test_file_paths(void) {
         CHECK(mkdir(isdir, 0755) == 0, "mkdir");
 
         CHECK(update_logged(&mf, isdir, log, sizeof(log)) < 0, "a directory as Path= was written");
-        CHECK(strstr(log, "metrics: cannot write ") && strstr(log, "/sub: Is a directory"), "log: '%s'", log);
+        CHECK(strstr(log, "metrics: cannot write ") && strstr(log, "/sub: it is a directory, not a file"), "log: '%s'",
+              log);
         CHECK_EQ_INT(update_logged(&mf, isdir, log, sizeof(log)) < 0, 1);
         CHECK(!log[0], "logged twice: '%s'", log);
 
@@ -325,11 +331,92 @@ static void test_file_paths(void) {
         }
 }
 
+/* Only a regular file (or nothing) at Path= is replaced: a FIFO, a
+ * symbolic link, a socket, a device node (as root: a copy of /dev/full's
+ * node in the test's directory) is refused, said once with the reason,
+ * and left as it was. A directory that takes no new file (/proc) is not
+ * "missing". */
+static void test_file_not_regular(void) {
+        char dir[] = "/tmp/test-metrics-nonreg-XXXXXX", p[100], target[100], log[1024];
+        struct stat st;
+
+        CHECK(mkdtemp(dir), "mkdtemp");
+        snprintf(target, sizeof(target), "%s/target", dir);
+        CHECK(close(open(target, O_WRONLY | O_CREAT | O_CLOEXEC, 0644)) == 0, "create target");
+
+        snprintf(p, sizeof(p), "%s/fifo.prom", dir);
+        CHECK(mkfifo(p, 0644) == 0, "mkfifo");
+        {
+                MetricsFile mf = {};
+
+                CHECK_EQ_INT(update_logged(&mf, p, log, sizeof(log)), -EBADFD);
+                CHECK(strstr(log, "/fifo.prom: it is not a regular file (a FIFO, socket or device node)"), "'%s'", log);
+                CHECK_EQ_INT(update_logged(&mf, p, log, sizeof(log)), -EBADFD);
+                CHECK(!log[0], "logged twice: '%s'", log);
+                CHECK(lstat(p, &st) == 0 && S_ISFIFO(st.st_mode), "the FIFO was replaced");
+        }
+        snprintf(p, sizeof(p), "%s/link.prom", dir);
+        CHECK(symlink(target, p) == 0, "symlink");
+        {
+                MetricsFile mf = {};
+
+                CHECK_EQ_INT(update_logged(&mf, p, log, sizeof(log)), -ELOOP);
+                CHECK(strstr(log, "/link.prom: it is a symbolic link"), "'%s'", log);
+                CHECK(lstat(p, &st) == 0 && S_ISLNK(st.st_mode), "the link was replaced");
+                CHECK(stat(target, &st) == 0 && st.st_size == 0, "the link's target was written");
+        }
+        snprintf(p, sizeof(p), "%s/socket.prom", dir);
+        {
+                struct sockaddr_un sa = { .sun_family = AF_UNIX };
+                int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+                MetricsFile mf = {};
+
+                snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", p);
+                CHECK(s >= 0 && bind(s, (struct sockaddr *) &sa, sizeof(sa)) == 0, "bind");
+                if (s >= 0)
+                        close(s);
+                CHECK_EQ_INT(update_logged(&mf, p, log, sizeof(log)), -EBADFD);
+                CHECK(lstat(p, &st) == 0 && S_ISSOCK(st.st_mode), "the socket was replaced");
+        }
+        /* A character device, made in the test's own directory (never
+         * /dev: the code before this check replaced the node). */
+        snprintf(p, sizeof(p), "%s/full.prom", dir);
+        if (stat("/dev/full", &st) == 0 && mknod(p, S_IFCHR | 0600, st.st_rdev) == 0) {
+                MetricsFile mf = {};
+
+                CHECK_EQ_INT(update_logged(&mf, p, log, sizeof(log)), -EBADFD);
+                CHECK(strstr(log, "/full.prom: it is not a regular file"), "'%s'", log);
+                CHECK(lstat(p, &st) == 0 && S_ISCHR(st.st_mode), "the device node was replaced");
+        } else
+                printf("test-metrics: skipped the device node case (mknod: %m)\n");
+        /* Nothing was created beside them: target, fifo, link, socket (and the node). */
+        CHECK(count_entries(dir) == 4 || count_entries(dir) == 5, "%u entries: a temporary was left",
+              (unsigned) count_entries(dir));
+
+        /* /proc refuses new files with ENOENT: not "its directory does not exist" */
+        {
+                MetricsFile mf = {};
+
+                CHECK_EQ_INT(update_logged(&mf, "/proc/x.prom", log, sizeof(log)), -ENOENT);
+                CHECK(strstr(log, "/proc/x.prom: its directory takes no new file (No such file or directory)"),
+                      "'%s'", log);
+                CHECK(!strstr(log, "does not exist"), "'%s'", log);
+        }
+
+        {
+                char cmd[128];
+
+                snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+                CHECK(system(cmd) == 0, "cleanup");
+        }
+}
+
 int main(int argc, char **argv) {
         test_empty();
         test_probes(argc > 1 ? argv[1] : NULL);
         test_escape();
         test_file();
         test_file_paths();
+        test_file_not_regular();
         return test_result("test-metrics");
 }

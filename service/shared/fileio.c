@@ -131,13 +131,27 @@ int write_file_atomic(const char *path, const char *text, mode_t mode) {
         char tmp[PATH_MAX];
         const char *slash = strrchr(path, '/');
         size_t dirlen = slash ? (size_t) (slash - path + 1) : 0;
+        struct stat st;
         int fd, r;
 
         if (!slash || !slash[1])
                 return -EINVAL;
         if ((size_t) snprintf(tmp, sizeof(tmp), "%.*s.%s.XXXXXX", (int) dirlen, path, path + dirlen) >= sizeof(tmp))
                 return -ENAMETOOLONG;
-        fd = mkostemp(tmp, O_CLOEXEC);
+        /* rename() replaces whatever is at path: only a regular file (or
+         * nothing) may be, never a device node, FIFO, socket, symbolic
+         * link or directory. */
+        if (lstat(path, &st) >= 0) {
+                if (S_ISLNK(st.st_mode))
+                        return -ELOOP;
+                if (S_ISDIR(st.st_mode))
+                        return -EISDIR;
+                if (!S_ISREG(st.st_mode))
+                        return -EBADFD;
+        } else if (errno != ENOENT)
+                return -errno;
+        /* mkostemp() creates with O_CREAT|O_EXCL; O_NOFOLLOW as well. */
+        fd = mkostemp(tmp, O_CLOEXEC | O_NOFOLLOW);
         if (fd < 0)
                 return -errno;
         r = write_all(fd, text, strlen(text));

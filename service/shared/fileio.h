@@ -20,9 +20,9 @@ typedef enum ReadFlags {
  * device without a driver, which open() refuses with ENXIO). Returns the
  * fd or -errno. */
 int open_input(const char *path, ReadFlags flags);
-/* One line's reason for open_input()'s and read_small_file()'s errors:
- * "is a directory, not a file", "is not a regular file (a FIFO, socket or
- * device node)", ...; strerror() for the others. */
+/* One line's reason for the errors of open_input(), read_small_file() and
+ * write_file_atomic(): "is a directory, not a file", "is not a regular
+ * file (a FIFO, socket or device node)", ...; strerror() for the others. */
 const char *input_error_to_string(int r);
 
 /* The whole file, opened with open_input(), NUL-terminated (embedded NULs
@@ -33,9 +33,12 @@ int read_small_file_full(const char *path, ReadFlags flags, size_t max, char **r
 int read_small_file(const char *path, size_t max, char **ret, size_t *ret_len);
 
 /* Replaces path with text, atomically: a hidden temporary ".NAME.XXXXXX"
- * in the same directory (never matching a reader's *.suffix glob), given
- * mode, fsync, then rename over NAME; the temporary is removed on failure.
- * path must name a directory ("/" in it): -EINVAL otherwise; -errno. */
+ * in the same directory (never matching a reader's *.suffix glob; created
+ * with O_EXCL|O_NOFOLLOW), given mode, fsync, then rename over NAME; the
+ * temporary is removed on failure. Only a regular file at path is
+ * replaced: -ELOOP for a symbolic link, -EISDIR for a directory, -EBADFD
+ * for a device node, FIFO or socket, and nothing is created then. path
+ * must name a directory ("/" in it): -EINVAL otherwise; -errno. */
 int write_file_atomic(const char *path, const char *text, mode_t mode);
 
 /* root + a (+ "/" + b when b is not NULL); root NULL or "/" is the real

@@ -68,4 +68,59 @@ expect_config_error "$dropins/50-x.conf" "is not a regular file (a FIFO, socket 
 grep -q "No such device or address" "$tmp/err" && fail "a socket drop-in: ENXIO's text"
 echo "ok: a socket as a drop-in: exit 78, $(grep -F 50-x.conf "$tmp/err")"
 
+# --- [Metrics] Path=: only a regular file (or nothing) is replaced --------
+# A device node (made here, never in /dev: the daemon replaced /dev/full
+# with a regular file), a FIFO, a socket, a symbolic link and a directory
+# at Path= are each refused, said once with the reason, and left as they
+# were; the daemon runs on.
+out=$tmp/out
+metrics_at() {
+	reset_root
+	printf '[Metrics]\nPath=%s\n' "$1" >"$dropins/20-metrics.conf"
+	run_monitor
+	[ "$rc" = 124 ] || fail "Path=$1: exit $rc, expected the daemon to run until stopped"
+}
+mkdir -p "$out"
+if mknod "$out/full.prom" c 1 7 2>/dev/null; then
+	metrics_at "$out/full.prom"
+	[ -c "$out/full.prom" ] || fail "Path= a device node: replaced by $(stat -c %F "$out/full.prom")"
+	n=$(grep -cF "metrics: cannot write $out/full.prom: it is not a regular file (a FIFO, socket or device node)" "$tmp/err")
+	[ "$n" = 1 ] || fail "Path= a device node: the refusal said $n times, expected once"
+	echo "ok: Path= a device node: left as it was: $(grep -F 'metrics:' "$tmp/err")"
+else
+	echo "SKIP (not root): Path= a device node"
+fi
+mkfifo "$out/fifo.prom"
+metrics_at "$out/fifo.prom"
+[ -p "$out/fifo.prom" ] || fail "Path= a FIFO: replaced"
+grep -qF "metrics: cannot write $out/fifo.prom: it is not a regular file" "$tmp/err" || fail "Path= a FIFO: no reason"
+python3 -c "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$out/socket.prom"
+metrics_at "$out/socket.prom"
+[ -S "$out/socket.prom" ] || fail "Path= a socket: replaced"
+grep -qF "metrics: cannot write $out/socket.prom: it is not a regular file" "$tmp/err" || fail "Path= a socket: no reason"
+echo keep >"$out/target"
+ln -s "$out/target" "$out/link.prom"
+metrics_at "$out/link.prom"
+[ -L "$out/link.prom" ] && [ "$(cat "$out/target")" = keep ] || fail "Path= a symbolic link: replaced, or its target written"
+grep -qF "metrics: cannot write $out/link.prom: it is a symbolic link" "$tmp/err" || fail "Path= a symbolic link: no reason"
+mkdir "$out/dir.prom"
+metrics_at "$out/dir.prom"
+[ -d "$out/dir.prom" ] || fail "Path= a directory: replaced"
+grep -qF "metrics: cannot write $out/dir.prom: it is a directory, not a file" "$tmp/err" || fail "Path= a directory: no reason"
+[ -z "$(find "$out" -name '.*')" ] || fail "a temporary file was left: $(find "$out" -name '.*')"
+echo "ok: Path= a FIFO, a socket, a symbolic link, a directory: each left as it was, the reason said once"
+metrics_at "$out/new.prom"
+grep -q '^rng_health_verdict{' "$out/new.prom" || fail "Path= a new file: not written"
+echo "ok: Path= a file that does not exist yet: written"
+# /proc takes no new file (ENOENT): that is not a missing directory
+metrics_at /proc/x.prom
+grep -qF "metrics: cannot write /proc/x.prom: its directory takes no new file (No such file or directory)" "$tmp/err" ||
+	fail "Path=/proc/x.prom: wrong reason"
+grep -q "does not exist" "$tmp/err" && fail "Path=/proc/x.prom: 'its directory does not exist'"
+echo "ok: Path=/proc/x.prom: $(grep -F 'metrics:' "$tmp/err" | head -n1)"
+metrics_at "$out/missing/x.prom"
+grep -qF "metrics: cannot write $out/missing/x.prom: its directory does not exist" "$tmp/err" ||
+	fail "Path= in a missing directory: wrong reason"
+echo "ok: Path= in a missing directory: still 'its directory does not exist'"
+
 echo "all checks passed"
