@@ -122,8 +122,6 @@ int fail_on_add_word(FailOn *f, const char *word) {
 
         if (!f || !word)
                 return -EINVAL;
-        if (strcmp(word, "none") == 0)
-                return 0;
         colon = strchr(word, ':');
         if (colon) {
                 char name[16];

@@ -100,8 +100,10 @@ typedef struct FailOn {
         ((FailOn) { .mask = { [RNG_RDRAND] = (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN), \
                               [RNG_RDSEED] = (1u << VERDICT_BROKEN) } })
 
-/* One FailOn= word into *f: "none", a verdict (both instructions) or
- * "rdrand:VERDICT" / "rdseed:VERDICT". -EINVAL for anything else. */
+/* One FailOn= word into *f: a verdict (both instructions) or
+ * "rdrand:VERDICT" / "rdseed:VERDICT". -EINVAL for anything else, "none"
+ * included: it is no entry but the empty list (the parsers of the list,
+ * config and report, take it alone). */
 int fail_on_add_word(FailOn *f, const char *word);
 bool fail_on_empty(const FailOn *f);
 /* "broken rdrand:exhausted" (a verdict both instructions share is written

@@ -86,10 +86,12 @@ static int push_highest(const char *root, const char *rel, char ***files, size_t
         return 0;
 }
 
-int config_files(const char *root, char ***ret) {
+int config_files(const char *root, char ***ret, char **ret_bad_dir) {
         _cleanup_(config_files_freep) char **names = NULL, **files = NULL;
         size_t n_names = 0, n_files = 0;
         int r;
+
+        *ret_bad_dir = NULL;
 
         /* Main file: the first one that exists. */
         r = push_highest(root, CONFIG_MAIN, &files, &n_files);
@@ -106,9 +108,14 @@ int config_files(const char *root, char ***ret) {
                         return -ENOMEM;
                 dp = opendir(dir);
                 if (!dp) {
-                        if (errno == ENOENT || errno == ENOTDIR)
+                        /* None is fine; anything else there (a regular
+                         * file, a directory that cannot be read) is an
+                         * error, not silently no drop-ins. */
+                        if (errno == ENOENT)
                                 continue;
-                        return negative_errno();
+                        r = negative_errno();
+                        *ret_bad_dir = TAKE_PTR(dir);
+                        return r;
                 }
                 while ((de = readdir(dp))) {
                         size_t l = strlen(de->d_name);

@@ -17,8 +17,10 @@ extern const char *const config_dirs[CONFIG_N_DIRS]; /* "/etc", "/run", "/usr/li
 #define CONFIG_DROPIN_DIR "rng-health/rng-health.conf.d"
 
 /* The files config_load() reads below root (NULL or "/": the real one), in
- * order (NULL-terminated, free with config_files_free()); -errno if a
- * directory cannot be listed. */
-int config_files(const char *root, char ***ret);
+ * order (NULL-terminated, free with config_files_free()). A drop-in
+ * directory that does not exist has no drop-ins; one that cannot be
+ * listed, or is not a directory (-ENOTDIR), is an error: -errno, and
+ * *ret_bad_dir is its path (malloc'ed; NULL on other errors). */
+int config_files(const char *root, char ***ret, char **ret_bad_dir);
 void config_files_free(char **files);
 DEFINE_TRIVIAL_CLEANUP_FUNC(char **, config_files_free);

@@ -113,16 +113,25 @@ int config_parse_given_interval(const ConfigKey *k, const char *value, void *fie
 }
 
 static int fail_on_word(const ConfigKey *k, const char *w, void *field, char *msg, size_t len) {
+        if (strcmp(w, "none") == 0) {
+                snprintf(msg, len, "'none' combined with verdicts (none stands alone: it empties the list; "
+                         "give it on a line of its own, then the verdicts)");
+                return -EINVAL;
+        }
         if (fail_on_add_word(field, w) >= 0)
                 return 0;
         snprintf(msg, len, "invalid entry '%s' (expected a verdict: degraded, exhausted, broken, hidden, "
-                 "unsupported or ok, optionally after rdrand: or rdseed:; or none)", w);
+                 "unsupported or ok, optionally after rdrand: or rdseed:; or none alone)", w);
         return -EINVAL;
 }
 
+/* systemd's rule for a list (systemd.unit(5)): an empty assignment resets
+ * it to the default; "none" alone empties it, whatever earlier lines and
+ * files set (and, being given, keeps the confidential VM's default off);
+ * other words add to it. */
 int config_parse_fail_on(const ConfigKey *k, const char *value, void *field, Config *c, char *msg, size_t len) {
         *CONFIG_GIVEN(c, k) = value[0] != '\0'; /* empty: the default again */
-        if (!value[0]) {
+        if (!value[0] || strcmp(value, "none") == 0) {
                 *(FailOn *) field = (FailOn) {};
                 return 0;
         }

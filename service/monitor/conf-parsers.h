@@ -59,7 +59,8 @@ int config_parse_time(const ConfigKey *k, const char *value, void *field, Config
 int config_parse_interval(const ConfigKey *k, const char *value, void *field, Config *c, char *msg, size_t len);
 /* The same, and the key's "given" flag set. */
 int config_parse_given_interval(const ConfigKey *k, const char *value, void *field, Config *c, char *msg, size_t len);
-/* FailOn= words into a FailOn; empty: not given (the default). */
+/* FailOn= words added to a FailOn; "none" alone: empty (and given);
+ * empty: not given (the default). "none" with other words is an error. */
 int config_parse_fail_on(const ConfigKey *k, const char *value, void *field, Config *c, char *msg, size_t len);
 /* auto, yes or no (ConfidentialVmSetting). */
 int config_parse_cvm(const ConfigKey *k, const char *value, void *field, Config *c, char *msg, size_t len);

@@ -134,18 +134,24 @@ static void note_where(ParseState *s, KeyWhere *w) {
         w->seq = ++s->seq;
 }
 
+/* Whether the key table has a section of this name (len bytes). */
+static bool section_known(const char *name, size_t len) {
+        for (size_t i = 0; i < ELEMENTSOF(config_keys); i++)
+                if (strlen(config_keys[i].section) == len && memcmp(config_keys[i].section, name, len) == 0)
+                        return true;
+        return false;
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value) {
         ParseState *s = user;
         char msg[256] = "out of memory";
-        bool section_known = false;
 
+        /* Every section header was checked by the reader: an unknown
+         * section is refused there, also one without keys. */
         for (size_t i = 0; i < ELEMENTSOF(config_keys); i++) {
                 const ConfigKey *k = &config_keys[i];
 
-                if (strcmp(section, k->section) != 0)
-                        continue;
-                section_known = true;
-                if (strcmp(name, k->key) != 0)
+                if (strcmp(section, k->section) != 0 || strcmp(name, k->key) != 0)
                         continue;
                 if (k->where != WHERE_NONE)
                         note_where(s, &s->where[k->where]);
@@ -157,10 +163,7 @@ static int handler(void *user, const char *section, const char *name, const char
         }
         if (!section[0])
                 set_error(s, s->file, s->line, NULL, NULL, "assignment outside of a section");
-        else if (!section_known) {
-                snprintf(msg, sizeof(msg), "unknown section [%s]", section);
-                set_error(s, s->file, s->line, NULL, NULL, msg);
-        } else
+        else
                 set_error(s, s->file, s->line, section, name, "unknown key");
         return 0;
 }
@@ -183,6 +186,17 @@ static char *reader(char *str, int num, void *stream) {
         if (config_line_check(line, len, num, msg, sizeof(msg)) < 0) {
                 set_error(s, s->file, s->line, NULL, NULL, msg);
                 return NULL;
+        }
+        /* A section header (config_line_check() found its ']'): inih
+         * calls the handler only for keys, so "[Frob]" alone would pass. */
+        if (line[0] == '[') {
+                size_t n = (size_t) ((const char *) memchr(line, ']', len) - line) - 1;
+
+                if (!section_known(line + 1, n)) {
+                        snprintf(msg, sizeof(msg), "unknown section [%.*s]", (int) n, line + 1);
+                        set_error(s, s->file, s->line, NULL, NULL, msg);
+                        return NULL;
+                }
         }
         memcpy(str, line, len);
         str[len] = '\n';
@@ -285,6 +299,7 @@ static int cross_check(ParseState *s) {
 
 int config_load(const char *root, Config *ret, ConfigError *err) {
         _cleanup_(config_files_freep) char **files = NULL;
+        _cleanup_free_ char *bad_dir = NULL;
         ParseState s = { .err = err };
         int r;
 
@@ -294,13 +309,15 @@ int config_load(const char *root, Config *ret, ConfigError *err) {
                 if (config_keys[i].where != WHERE_NONE)
                         s.where[config_keys[i].where].key = &config_keys[i];
 
-        r = config_files(root, &files);
+        r = config_files(root, &files, &bad_dir);
         if (r < 0) {
-                char dir[sizeof(err->file)];
+                char msg[256];
 
-                snprintf(dir, sizeof(dir), "%s%s/%s", root ?: "", config_dirs[0], CONFIG_DROPIN_DIR);
-                escape_to(err->file, sizeof(err->file), dir, strlen(dir));
-                snprintf(err->message, sizeof(err->message), "cannot list configuration: %s", strerror(-r));
+                if (r == -ENOTDIR)
+                        snprintf(msg, sizeof(msg), "is not a directory (drop-ins are *.conf files in a directory)");
+                else
+                        snprintf(msg, sizeof(msg), "cannot list the drop-ins: %s", strerror(-r));
+                set_error(&s, bad_dir ?: "configuration", 0, NULL, NULL, msg);
                 return r;
         }
         for (char **f = files; *f; f++) {

@@ -6,7 +6,8 @@
  * of one table {section, key, parser, field, bounds} (config.c).
  * Later assignments override earlier ones; list keys (Instructions=,
  * Widths=, FailOn=) append, and an empty assignment resets them to the
- * default. Unknown sections and keys are errors. */
+ * default; FailOn=none (alone) empties the list. Unknown sections (also
+ * one without keys) and keys are errors. */
 
 #include <limits.h>
 #include <stdbool.h>

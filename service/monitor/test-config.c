@@ -229,7 +229,14 @@ static void test_errors(void) {
                 { "[Probe]\nThreads=1\nMaxAttempts=2048\n[Thresholds]\nExhaustedMinLoopFailures=205\nKernelRetries=10\n", 6,
                   "[Thresholds] KernelRetries=", "10 per failed kernel loop" },
                 { "[Policy]\nFailsOn=broken\n", 2, "[Policy] FailsOn=", "unknown key" },
-                { "[Polcy]\nFailOn=broken\n", 2, "", "unknown section [Polcy]" },
+                { "[Polcy]\nFailOn=broken\n", 1, "", "unknown section [Polcy]" },
+                /* a section without keys is no less unknown */
+                { "[Frob]\n", 1, "", "unknown section [Frob]" },
+                { "[Probe]\nWidths=64\n\n[Frob]\n# nothing\n", 4, "", "unknown section [Frob]" },
+                { "[]\n", 1, "", "unknown section []" },
+                /* none stands alone */
+                { "[Policy]\nFailOn=none hidden\n", 2, "[Policy] FailOn=", "'none' combined with verdicts" },
+                { "[Policy]\nFailOn=broken,none\n", 2, "[Policy] FailOn=", "'none' combined with verdicts" },
                 { "FailOn=broken\n", 1, "", "outside of a section" },
                 { "[Policy]\nFailOn broken\n", 2, "", "syntax error" },
                 { "[Probe]\nMaxAttempts=100\n", 2, "[Probe] MaxAttempts=", "MinAttempts=1024 exceeds MaxAttempts=100" },
@@ -385,7 +392,7 @@ static void test_strict_lines(void) {
 }
 
 static void test_precedence(void) {
-        char **files = NULL, want[PATH_MAX * 2], link[PATH_MAX * 2];
+        char **files = NULL, *bad = NULL, want[PATH_MAX * 2], link[PATH_MAX * 2];
         ConfigError e;
         Config c;
         size_t n = 0;
@@ -426,7 +433,8 @@ static void test_precedence(void) {
         CHECK_EQ_INT(load(&c, &e), 0);
         CHECK_EQ_U64(c.probe.verdict.kernel_retries, 15);
 
-        CHECK_EQ_INT(config_files(root, &files), 0);
+        CHECK_EQ_INT(config_files(root, &files, &bad), 0);
+        CHECK(!bad, "a bad directory named: %s", bad);
         for (char **f = files; f && *f; f++)
                 n++;
         CHECK_EQ_INT(n, 3);
@@ -492,7 +500,7 @@ static void test_escaped(void) {
                   "invalid width '\\xff\\xfe\\xc0\\x80'" },
                 { "50-key.conf", "[Probe]\nWid\xe2\x80\xaeths=64\n", "50-key.conf", "[Probe] Wid\\xe2\\x80\\xaeths=",
                   "unknown key" },
-                { "50-section.conf", "[Pro\xc2\x85" "be]\nX=1\n", "50-section.conf", "", "unknown section [Pro\\xc2\\x85be]" },
+                { "50-section.conf", "[Probe]\n[Pro\xc2\x85" "be]\n", "50-section.conf", "", "unknown section [Pro\\xc2\\x85be]" },
                 { "50-backslash.conf", "[Probe]\nWidths=\\x1b\n", "50-backslash.conf", "[Probe] Widths=",
                   "invalid width '\\\\x1b'" },
         };
@@ -513,6 +521,80 @@ static void test_escaped(void) {
         }
 }
 
+/* FailOn= follows systemd's rule for lists (systemd.unit(5)): words add,
+ * an empty assignment resets to the default, "none" alone empties the
+ * list whatever earlier files said; the man page's two examples together
+ * (50-strict.conf, then 60-local.conf's "only warn") only warn. */
+static void test_fail_on_none(void) {
+        ConfigError e;
+        Config c;
+
+        clean();
+        write_file("/etc/rng-health/rng-health.conf.d/50-strict.conf", "[Policy]\nFailOn=hidden\n");
+        write_file("/etc/rng-health/rng-health.conf.d/60-local.conf", "[Policy]\nFailOn=none\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        check_fail_on(&c, false, "none");
+        check_fail_on(&c, true, "none"); /* given: the confidential VM's default stays off */
+
+        write_file("/etc/rng-health/rng-health.conf.d/50-strict.conf", "[Policy]\nFailOn=broken rdrand:exhausted\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        check_fail_on(&c, true, "none");
+
+        /* none, then a verdict: the verdict */
+        write_file("/etc/rng-health/rng-health.conf.d/70-later.conf", "[Policy]\nFailOn=hidden\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        check_fail_on(&c, false, "hidden");
+
+        /* empty: the default again (on a confidential VM, its default) */
+        write_file("/etc/rng-health/rng-health.conf.d/80-reset.conf", "[Policy]\nFailOn=\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        check_fail_on(&c, false, "none");
+        check_fail_on(&c, true, "broken rdrand:exhausted");
+
+        /* within one file as well */
+        clean();
+        write_file("/etc/rng-health/rng-health.conf", "[Policy]\nFailOn=broken\nFailOn=none\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        check_fail_on(&c, false, "none");
+
+        /* none with other words: file:line, whichever order */
+        write_file("/etc/rng-health/rng-health.conf.d/50-x.conf", "[Policy]\n\nFailOn=none hidden\n");
+        CHECK_EQ_INT(load(&c, &e), -EINVAL);
+        check_error(&e, "/etc/rng-health/rng-health.conf.d/50-x.conf", 3, "[Policy] FailOn=", "'none' combined");
+        write_file("/etc/rng-health/rng-health.conf.d/50-x.conf", "[Policy]\nFailOn=hidden none\n");
+        CHECK_EQ_INT(load(&c, &e), -EINVAL);
+        check_error(&e, "/etc/rng-health/rng-health.conf.d/50-x.conf", 2, "[Policy] FailOn=", "'none' combined");
+}
+
+/* A drop-in directory that is not one is an error naming it (it was no
+ * drop-ins at all), wherever it is; one that does not exist is none. */
+static void test_dropin_dir(void) {
+        char **files = NULL, *bad = NULL, want[PATH_MAX * 2];
+        const char *dirs[] = { "/etc", "/run", "/usr/lib" };
+        ConfigError e;
+        Config c;
+
+        for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
+                char rel[PATH_MAX];
+
+                clean();
+                write_file("/etc/rng-health/rng-health.conf", "[Probe]\nWidths=64\n");
+                snprintf(rel, sizeof(rel), "%s/rng-health/rng-health.conf.d", dirs[i]);
+                write_file(rel, "[Probe]\nWidths=16\n");
+                CHECK_EQ_INT(load(&c, &e), -ENOTDIR);
+                check_error(&e, rel, 0, "", "is not a directory");
+                CHECK_EQ_INT(config_files(root, &files, &bad), -ENOTDIR);
+                snprintf(want, sizeof(want), "%s%s", root, rel);
+                CHECK(bad && strcmp(bad, want) == 0, "bad directory %s, expected %s", bad ?: "(null)", want);
+                free(bad);
+                bad = NULL;
+                CHECK(files == NULL, "files set on error");
+        }
+        clean();
+        write_file("/etc/rng-health/rng-health.conf", "[Probe]\nWidths=64\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+}
+
 int main(void) {
         char cmd[PATH_MAX + 16];
 
@@ -527,6 +609,8 @@ int main(void) {
         test_strict_lines();
         test_precedence();
         test_escaped();
+        test_fail_on_none();
+        test_dropin_dir();
         snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
         (void) system(cmd);
         return test_result("test-config");

@@ -68,6 +68,44 @@ expect_config_error "$dropins/50-x.conf" "is not a regular file (a FIFO, socket 
 grep -q "No such device or address" "$tmp/err" && fail "a socket drop-in: ENXIO's text"
 echo "ok: a socket as a drop-in: exit 78, $(grep -F 50-x.conf "$tmp/err")"
 
+# --- a lone unknown section is an error (inih never calls back for it) ----
+reset_root
+printf '[Frob]\n' >"$dropins/50-x.conf"
+run_monitor
+expect_config_error "$dropins/50-x.conf:1" "unknown section [Frob]; refusing to start"
+echo "ok: a drop-in holding only [Frob]: exit 78, $(grep -F 50-x.conf "$tmp/err")"
+
+# --- FailOn=: systemd's rule for lists ------------------------------------
+# Every verdict listed: this fails on any CPU, whatever its verdicts are.
+all_verdicts="ok degraded exhausted broken hidden unsupported"
+reset_root
+printf '[Policy]\nFailOn=none hidden\n' >"$dropins/50-x.conf"
+run_monitor
+expect_config_error "$dropins/50-x.conf:2" "[Policy] FailOn=: 'none' combined with verdicts"
+echo "ok: FailOn=none hidden: exit 78, $(grep -F 50-x.conf "$tmp/err")"
+reset_root
+printf '[Policy]\nFailOn=%s\n' "$all_verdicts" >"$dropins/50-strict.conf"
+run_monitor
+case $rc in 3 | 4 | 5 | 6 | 7 | 8) ;; *) fail "FailOn= every verdict: exit $rc, expected a FailOn= exit (3-8)" ;; esac
+strict_rc=$rc
+# rng-health.conf(5)'s "only warn" drop-in after its strict one: only warns
+printf '[Policy]\nFailOn=none\n' >"$dropins/60-local.conf"
+run_monitor
+[ "$rc" = 124 ] || fail "50-strict.conf FailOn=$all_verdicts, 60-local.conf FailOn=none: exit $rc, expected to run"
+# and the confidential VM's default stays off: FailOn=none is given
+printf '[Policy]\nConfidentialVM=yes\n' >"$dropins/70-cvm.conf"
+run_monitor
+[ "$rc" = 124 ] || fail "FailOn=none with ConfidentialVM=yes: exit $rc, expected to run"
+echo "ok: FailOn= every verdict exits $strict_rc; a later drop-in's FailOn=none runs (also as a confidential VM)"
+
+# --- a drop-in directory that is a regular file is an error ---------------
+reset_root
+mkdir -p "$root/run/rng-health"
+printf '[Probe]\nWidths=16\n' >"$root/run/rng-health/rng-health.conf.d"
+run_monitor
+expect_config_error "$root/run/rng-health/rng-health.conf.d" "is not a directory"
+echo "ok: rng-health.conf.d as a regular file (in /run): exit 78, $(grep -F 'not a directory' "$tmp/err")"
+
 # --- [Metrics] Path=: only a regular file (or nothing) is replaced --------
 # A device node (made here, never in /dev: the daemon replaced /dev/full
 # with a regular file), a FIFO, a socket, a symbolic link and a directory
