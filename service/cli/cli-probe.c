@@ -88,6 +88,7 @@ static int mask_from_arg(const char *arg, unsigned all, int (*parse)(const char 
  * configuration also takes go through the same parsers (probe.h). */
 static int parse_option(int c, const char *arg, ProbeArgs *ret, bool *have_duration, bool *have_count) {
         uint64_t u;
+        int r;
 
         switch (c) {
         case ARG_INSTRUCTION:
@@ -110,7 +111,11 @@ static int parse_option(int c, const char *arg, ProbeArgs *ret, bool *have_durat
                                            "--kernel-retries", arg);
                 return 0;
         case ARG_DURATION:
-                if (parse_duration(arg, 1, USEC_PER_DAY, &u) < 0)
+                r = parse_duration(arg, 1, USEC_PER_DAY, &u);
+                if (r == -EDOM)
+                        return usage_error("%s: invalid value '%s' (finer than a microsecond, the smallest step)",
+                                           "--duration", arg);
+                if (r < 0)
                         return usage_error("%s: invalid value '%s' (expected a time from 1us to 1 day, e.g. 500ms, 2s)",
                                            "--duration", arg);
                 ret->params.limits.budget_usec = u;

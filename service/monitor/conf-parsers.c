@@ -88,7 +88,14 @@ int config_parse_threads(const ConfigKey *k, const char *value, void *field, Con
 
 /* A duration (uint64_t µs) within [min, max]. */
 int config_parse_time(const ConfigKey *k, const char *value, void *field, Config *c, char *msg, size_t len) {
-        if (parse_duration(value, k->min, k->max, field) < 0) {
+        int r = parse_duration(value, k->min, k->max, field);
+
+        if (r == -EDOM) {
+                /* within the bounds or not, the problem is the precision */
+                snprintf(msg, len, "invalid %s '%s' (finer than a microsecond, the smallest step)", k->what, value);
+                return -EINVAL;
+        }
+        if (r < 0) {
                 snprintf(msg, len, "invalid %s '%s' (expected %s)", k->what, value, k->expect);
                 return -EINVAL;
         }

@@ -229,6 +229,10 @@ static void test_errors(void) {
                 { "[Probe]\nThreads=1\nMaxAttempts=2048\n[Thresholds]\nExhaustedMinLoopFailures=205\nKernelRetries=10\n", 6,
                   "[Thresholds] KernelRetries=", "10 per failed kernel loop" },
                 { "[Policy]\nFailsOn=broken\n", 2, "[Policy] FailsOn=", "unknown key" },
+                /* within 1s to 365d, but finer than a microsecond: said so, not the range */
+                { "[Monitor]\nKernelRoutineIntervalSec=1.0000001s\n", 2, "[Monitor] KernelRoutineIntervalSec=",
+                  "invalid interval '1.0000001s' (finer than a microsecond, the smallest step)" },
+                { "[Probe]\nBudgetSec=0.5us\n", 2, "[Probe] BudgetSec=", "(finer than a microsecond" },
                 { "[Polcy]\nFailOn=broken\n", 1, "", "unknown section [Polcy]" },
                 /* a section without keys is no less unknown */
                 { "[Frob]\n", 1, "", "unknown section [Frob]" },

@@ -63,9 +63,13 @@ int parse_duration(const char *s, uint64_t min_usec, uint64_t max_usec, uint64_t
                         return -EINVAL;
                 p++;
                 for (; *p >= '0' && *p <= '9'; p++, digits++) {
-                        /* More than 12 decimals can be no whole microsecond of any unit but d. */
-                        if (scale >= UINT64_C(1000000000000))
-                                return -ERANGE;
+                        /* A 13th decimal other than 0 is finer than a
+                         * microsecond of any unit but d. */
+                        if (scale >= UINT64_C(1000000000000)) {
+                                if (*p != '0')
+                                        return -EDOM;
+                                continue;
+                        }
                         frac = frac * 10 + (uint64_t) (*p - '0');
                         scale *= 10;
                 }
@@ -88,7 +92,7 @@ int parse_duration(const char *s, uint64_t min_usec, uint64_t max_usec, uint64_t
                 unsigned __int128 f = (unsigned __int128) frac * unit;
 
                 if (f % scale != 0)
-                        return -ERANGE; /* not a whole number of microseconds */
+                        return -EDOM; /* not a whole number of microseconds */
                 f /= scale;
                 if (f > UINT64_MAX - v)
                         return -ERANGE;

@@ -26,8 +26,10 @@ int parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *ret);
  * "1.5h", "100us"; a plain number is seconds), units us, ms, s, min, h, d;
  * a decimal point has digits on both sides (not ".5ms" or "1.").
  * No sign, spaces, hex, exponent, inf or nan. Microseconds in *ret.
- * -EINVAL on syntax, -ERANGE outside [min_usec, max_usec] or for a value
- * that is not a whole number of microseconds (0.5us). */
+ * -EINVAL on syntax, -EDOM for a value that is not a whole number of
+ * microseconds (0.5us, 1.0000001s: finer than the unit it is kept in,
+ * whatever the bounds), -ERANGE outside [min_usec, max_usec] or past
+ * 2^64 us. */
 int parse_duration(const char *s, uint64_t min_usec, uint64_t max_usec, uint64_t *ret);
 
 /* sysfs CPU list ("0-3,8,10-11\n"), into a cpu_set_t (CPU_SETSIZE CPUs).

@@ -49,8 +49,14 @@ static void test_duration(void) {
         CHECK(parse_duration("0.5s", 1, USEC_PER_DAY, &u) == 0 && u == 500000, "0.5s");
         CHECK(parse_duration("5.0", 1, USEC_PER_DAY, &u) == 0 && u == 5000000, "5.0");
         CHECK(parse_duration("0", 1, USEC_PER_DAY, &u) == -ERANGE, "0");
-        CHECK(parse_duration("0.1us", 1, USEC_PER_DAY, &u) == -ERANGE, "sub-us");
-        CHECK(parse_duration("1.0000005s", 1, USEC_PER_DAY, &u) == -ERANGE, "not a whole us");
+        /* finer than a microsecond: its own error, not the range's */
+        CHECK(parse_duration("0.1us", 1, USEC_PER_DAY, &u) == -EDOM, "sub-us");
+        CHECK(parse_duration("1.0000005s", 1, USEC_PER_DAY, &u) == -EDOM, "not a whole us");
+        CHECK(parse_duration("1.0000001s", USEC_PER_SEC, 365 * USEC_PER_DAY, &u) == -EDOM, "within the range");
+        CHECK(parse_duration("1.0000000000001d", 1, UINT64_MAX, &u) == -EDOM, "13th decimal");
+        u = 0;
+        CHECK(parse_duration("1.0000000000000000s", 1, UINT64_MAX, &u) == 0 && u == USEC_PER_SEC,
+              "trailing zeros past 12 decimals: %" PRIu64, u);
         CHECK(parse_duration("2d", 1, USEC_PER_DAY, &u) == -ERANGE, "over the maximum");
         CHECK(parse_duration("2000min", 1, USEC_PER_DAY, &u) == -ERANGE, "over a day");
         CHECK(parse_duration("2 s", 1, USEC_PER_DAY, &u) == -EINVAL, "space");

@@ -106,6 +106,14 @@ run_monitor
 expect_config_error "$root/run/rng-health/rng-health.conf.d" "is not a directory"
 echo "ok: rng-health.conf.d as a regular file (in /run): exit 78, $(grep -F 'not a directory' "$tmp/err")"
 
+# --- a time finer than a microsecond: said so, not a range it meets --------
+reset_root
+printf '[Monitor]\nKernelRoutineIntervalSec=1.0000001s\n' >"$dropins/50-x.conf"
+run_monitor
+expect_config_error "$dropins/50-x.conf:2" "[Monitor] KernelRoutineIntervalSec=: invalid interval '1.0000001s' (finer than a microsecond, the smallest step)"
+grep -q "1s to 365d" "$tmp/err" && fail "KernelRoutineIntervalSec=1.0000001s: the range is given as the reason"
+echo "ok: KernelRoutineIntervalSec=1.0000001s: $(grep -F 50-x.conf "$tmp/err")"
+
 # --- [Metrics] Path=: only a regular file (or nothing) is replaced --------
 # A device node (made here, never in /dev: the daemon replaced /dev/full
 # with a regular file), a FIFO, a socket, a symbolic link and a directory

@@ -40,6 +40,7 @@ bad --threads probe --threads 0
 bad --threads probe --threads -1
 bad --duration probe --duration soon
 bad --duration probe --duration 0
+bad "'1.0000001s' (finer than a microsecond" probe --duration 1.0000001s
 bad --count probe --count 0
 bad --count probe --count 12abc
 bad --width probe --width
