@@ -56,6 +56,11 @@ int monitor_parse_args(int argc, char *argv[], MonitorArgs *ret) {
                         ret->help = true;
                         return 0;
                 case ARG_ROOT:
+                        /* "" would read the configuration of the real
+                         * root while the caller meant another */
+                        if (!optarg[0])
+                                return cli_usage_error("rng-health monitor",
+                                                       "--root: empty path (expected a directory)%s%s", NULL, NULL);
                         ret->root = optarg;
                         break;
                 case ':':

@@ -24,16 +24,17 @@ void probe_help(FILE *f) {
                 "their output is sane. Random values are never printed, only counts.\n"
                 "\n"
                 "Options:\n"
-                "  --instruction rdrand|rdseed|all   Instruction(s) to probe (default: all)\n"
-                "  --width 16|32|64|all              Operand width(s) (default: all)\n"
+                "  --instruction rdrand|rdseed|all   Instruction(s) to probe, repeatable (default: all)\n"
+                "  --width 16|32|64|all              Operand width(s), repeatable (default: all)\n"
                 "  --threads N|all                   Threads for the contention run, one pinned\n"
-                "                                    per CPU (default: all usable CPUs; 1: none;\n"
-                "                                    more than there are: all, with a warning)\n"
+                "                                    per CPU: 1 to 1024 (default: all usable CPUs;\n"
+                "                                    1: none; more than there are CPUs: all of\n"
+                "                                    them, with a warning)\n"
                 "  --duration TIME                   Time budget per run, e.g. 500ms, 2s, 1min\n"
                 "                                    (default: 2ms, the boot-path budget)\n"
-                "  --count N                         Max tries per thread per run (default: 4096,\n"
-                "                                    no cap with --duration)\n"
-                "  --kernel-retries N                Judge by a kernel loop of N tries (1-1000) instead\n"
+                "  --count N                         Max tries per thread per run, 1 to 4294967296\n"
+                "                                    (default: 4096, no cap with --duration)\n"
+                "  --kernel-retries N                Judge by a kernel loop of N tries (1 to 1000) instead\n"
                 "                                    of the running kernel's (RDRAND 10; RDSEED 1 on a\n"
                 "                                    stock kernel, 10 with the rng-health series)\n"
                 "  --sweep                           Measure each instruction and width at 1, 2, 4, ...\n"
@@ -43,6 +44,8 @@ void probe_help(FILE *f) {
                 "  -h --help                         Show this help\n"
                 "\n"
                 "Each run makes at least min(1024, --count) tries, even past the time budget.\n"
+                "--instruction and --width add to what earlier ones chose; the other options\n"
+                "take one value each.\n"
                 "The contention run hammers the instruction from every CPU at once and can\n"
                 "starve other users of RDSEED/RDRAND on this machine while it lasts, the kernel\n"
                 "included. Its figures are over the common window, when all its threads drew.\n"
@@ -69,46 +72,87 @@ static int usage_error(const char *fmt, const char *opt, const char *value) {
 enum { ARG_INSTRUCTION = 0x100, ARG_WIDTH, ARG_THREADS, ARG_DURATION, ARG_COUNT, ARG_JSON, ARG_KERNEL_RETRIES,
        ARG_SWEEP };
 
-/* "all", or one value of parse (which gives its bit): a mask. */
-static int mask_from_arg(const char *arg, unsigned all, int (*parse)(const char *s), unsigned *ret) {
+/* "OPT: invalid value 'VALUE' (expected EXPECT)", EXPECT in the words the
+ * configuration's error uses too (probe.h). */
+static int invalid_value(const char *opt, const char *value, const char *expect) {
+        char fmt[256];
+
+        /* opt and expect are this program's own text, without a '%' */
+        snprintf(fmt, sizeof(fmt), "%s: invalid value '%%s' (expected %s)%%s", opt, expect);
+        return cli_usage_error("rng-health probe", fmt, value, "");
+}
+
+/* "all", or one value of parse (which gives its bit), added to a mask
+ * (first: the default's replaced, as a list key of rng-health.conf does). */
+static int mask_from_arg(const char *arg, unsigned all, int (*parse)(const char *s), bool *given, unsigned *mask) {
+        unsigned bits;
         int r;
 
-        if (strcmp(arg, "all") == 0) {
-                *ret = all;
-                return 0;
+        if (strcmp(arg, "all") == 0)
+                bits = all;
+        else {
+                r = parse(arg);
+                if (r < 0)
+                        return r;
+                bits = 1u << r;
         }
-        r = parse(arg);
-        if (r < 0)
-                return r;
-        *ret = 1u << r;
+        *mask = (*given ? *mask : 0) | bits;
+        *given = true;
         return 0;
 }
 
+/* Options seen, for the repeats: a list option adds, any other is given
+ * once (the last one winning silently hid a typo). */
+typedef struct Seen {
+        bool instruction, width, threads, duration, count, kernel_retries;
+} Seen;
+
 /* One option with its value (getopt's optarg) into ret; the values the
- * configuration also takes go through the same parsers (probe.h). */
-static int parse_option(int c, const char *arg, ProbeArgs *ret, bool *have_duration, bool *have_count) {
+ * configuration also takes go through the same parsers (probe.h), and
+ * their errors say the same. */
+static int parse_option(int c, const char *arg, ProbeArgs *ret, Seen *seen) {
+        bool *once = NULL;
+        const char *name = NULL;
         uint64_t u;
         int r;
 
         switch (c) {
+        case ARG_THREADS:
+                once = &seen->threads, name = "--threads";
+                break;
+        case ARG_DURATION:
+                once = &seen->duration, name = "--duration";
+                break;
+        case ARG_COUNT:
+                once = &seen->count, name = "--count";
+                break;
+        case ARG_KERNEL_RETRIES:
+                once = &seen->kernel_retries, name = "--kernel-retries";
+                break;
+        }
+        if (once && *once)
+                return usage_error("%s: given twice (it takes one value)%s", name, "");
+        if (once)
+                *once = true;
+
+        switch (c) {
         case ARG_INSTRUCTION:
                 if (mask_from_arg(arg, (1u << _RNG_INSTRUCTION_MAX) - 1, rng_instruction_from_string,
-                                  &ret->params.instructions) < 0)
+                                  &seen->instruction, &ret->params.instructions) < 0)
                         return usage_error("%s: invalid value '%s' (expected rdrand, rdseed or all)", "--instruction", arg);
                 return 0;
         case ARG_WIDTH:
-                if (mask_from_arg(arg, (1u << RNG_N_WIDTHS) - 1, rng_width_from_string, &ret->params.widths) < 0)
+                if (mask_from_arg(arg, (1u << RNG_N_WIDTHS) - 1, rng_width_from_string, &seen->width,
+                                  &ret->params.widths) < 0)
                         return usage_error("%s: invalid value '%s' (expected 16, 32, 64 or all)", "--width", arg);
                 return 0;
         case ARG_THREADS:
                 if (probe_threads_from_string(arg, &ret->params.threads) < 0)
-                        return usage_error("%s: invalid value '%s' (expected a number of threads from 1 or all)",
-                                           "--threads", arg);
+                        return invalid_value("--threads", arg, probe_threads_expect);
                 return 0;
         case ARG_KERNEL_RETRIES:
                 if (parse_u64_range(arg, 1, PROBE_KERNEL_RETRIES_MAX, &ret->params.verdict.kernel_retries) < 0)
-                        return usage_error("%s: invalid value '%s' (expected a number of tries from 1 to 1000)",
-                                           "--kernel-retries", arg);
+                        return invalid_value("--kernel-retries", arg, probe_kernel_retries_expect);
                 return 0;
         case ARG_DURATION:
                 r = parse_duration(arg, 1, USEC_PER_DAY, &u);
@@ -119,13 +163,10 @@ static int parse_option(int c, const char *arg, ProbeArgs *ret, bool *have_durat
                         return usage_error("%s: invalid value '%s' (expected a time from 1us to 1 day, e.g. 500ms, 2s)",
                                            "--duration", arg);
                 ret->params.limits.budget_usec = u;
-                *have_duration = true;
                 return 0;
         case ARG_COUNT:
                 if (parse_u64_range(arg, 1, PROBE_MAX_ATTEMPTS_MAX, &ret->params.limits.max_attempts) < 0)
-                        return usage_error("%s: invalid value '%s' (expected a number of tries from 1 to 4294967296)",
-                                           "--count", arg);
-                *have_count = true;
+                        return invalid_value("--count", arg, probe_max_attempts_expect);
                 return 0;
         default:
                 return -EINVAL;
@@ -145,7 +186,7 @@ int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
-        bool have_duration = false, have_count = false;
+        Seen seen = {};
         int c, r;
 
         *ret = (ProbeArgs) {};
@@ -170,7 +211,7 @@ int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
                 case ARG_KERNEL_RETRIES:
                 case ARG_DURATION:
                 case ARG_COUNT:
-                        r = parse_option(c, optarg, ret, &have_duration, &have_count);
+                        r = parse_option(c, optarg, ret, &seen);
                         if (r < 0)
                                 return r;
                         break;
@@ -186,12 +227,12 @@ int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
 
         /* A deliberate stress test: --duration alone lifts the draw cap,
          * --count alone lifts the time budget. */
-        if (have_duration && !have_count)
+        if (seen.duration && !seen.count)
                 ret->params.limits.max_attempts = 0;
-        if (have_count && !have_duration)
+        if (seen.count && !seen.duration)
                 ret->params.limits.budget_usec = 0;
         /* A sweep is a measurement, not the boot path: 100 ms per point. */
-        if (ret->sweep && !have_duration && !have_count)
+        if (ret->sweep && !seen.duration && !seen.count)
                 ret->params.limits = (ProbeLimits) { .budget_usec = 100000, .max_attempts = 0,
                                                      .min_attempts = ret->params.limits.min_attempts };
         return 0;

@@ -54,6 +54,10 @@ int main(int argc, char *argv[]) {
         if (strcmp(argv[1], "report") == 0)
                 return verb_report(argc - 1, argv + 1);
 
-        (void) cli_usage_error("rng-health", "%s: unknown command (try --help)%s", argv[1], NULL);
+        /* "--frob" is no command that was mistyped, but an option. */
+        (void) cli_usage_error("rng-health",
+                               argv[1][0] == '-' ? "%s: unknown option (try --help)%s"
+                                                 : "%s: unknown command (try --help)%s",
+                               argv[1], NULL);
         return 2;
 }

@@ -51,6 +51,24 @@ static void test_args(void) {
         CHECK_EQ_INT(parse(&a, "--help", NULL), 0);
         CHECK(a.help, "help");
 
+        /* The list options add, as Instructions= and Widths= do; the
+         * others are given once (the last one won, silently). */
+        CHECK_EQ_INT(parse(&a, "--width", "16", "--width", "64", NULL), 0);
+        CHECK_EQ_INT(a.params.widths, (1u << 0) | (1u << 2));
+        CHECK_EQ_INT(parse(&a, "--width", "32", "--width", "all", NULL), 0);
+        CHECK_EQ_INT(a.params.widths, 7);
+        CHECK_EQ_INT(parse(&a, "--instruction", "rdrand", "--instruction", "rdseed", NULL), 0);
+        CHECK_EQ_INT(a.params.instructions, 3);
+        CHECK_EQ_INT(parse(&a, "--instruction", "rdseed", "--instruction", "rdseed", NULL), 0);
+        CHECK_EQ_INT(a.params.instructions, 1u << RNG_RDSEED);
+        CHECK(parse(&a, "--count", "1", "--count", "2", NULL) == -EINVAL, "--count twice");
+        CHECK(parse(&a, "--threads", "1", "--threads", "all", NULL) == -EINVAL, "--threads twice");
+        CHECK(parse(&a, "--duration", "1s", "--duration", "2s", NULL) == -EINVAL, "--duration twice");
+        CHECK(parse(&a, "--kernel-retries", "1", "--kernel-retries", "1", NULL) == -EINVAL, "--kernel-retries twice");
+        /* the bound of Threads= (CPU_SETSIZE) */
+        CHECK_EQ_INT(parse(&a, "--threads", "1024", NULL), 0);
+        CHECK(parse(&a, "--threads", "1025", NULL) == -EINVAL, "threads 1025");
+
         /* Bad arguments. */
         CHECK(parse(&a, "--instruction", "rdtsc", NULL) == -EINVAL, "instruction");
         CHECK(parse(&a, "--width", "8", NULL) == -EINVAL, "width 8");
@@ -103,6 +121,8 @@ static void test_monitor_args(void) {
         char *unknown[] = { (char *) "monitor", (char *) "--bogus", NULL };
         char *extra[] = { (char *) "monitor", (char *) "extra", NULL };
         char *none[] = { (char *) "monitor", NULL };
+        char *empty_root[] = { (char *) "monitor", (char *) "--root", (char *) "", NULL };
+        char *empty_root_eq[] = { (char *) "monitor", (char *) "--root=", NULL };
         MonitorArgs a;
 
         CHECK_EQ_INT(monitor_parse_args(1, none, &a), 0);
@@ -117,6 +137,8 @@ static void test_monitor_args(void) {
         CHECK_EQ_INT(monitor_parse_args(2, missing, &a), -EINVAL);
         CHECK_EQ_INT(monitor_parse_args(2, unknown, &a), -EINVAL);
         CHECK_EQ_INT(monitor_parse_args(2, extra, &a), -EINVAL);
+        CHECK_EQ_INT(monitor_parse_args(3, empty_root, &a), -EINVAL);
+        CHECK_EQ_INT(monitor_parse_args(2, empty_root_eq, &a), -EINVAL);
 }
 
 int main(void) {

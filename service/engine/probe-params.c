@@ -20,6 +20,14 @@ void probe_params_default(ProbeParams *ret) {
         };
 }
 
+/* Their bounds in words: a bound that changes fails the build here. */
+const char probe_threads_expect[] = "all or a number of threads from 1 to 1024";
+_Static_assert(PROBE_THREADS_MAX == 1024, "probe_threads_expect[] names the bound");
+const char probe_max_attempts_expect[] = "a number of tries from 1 to 4294967296";
+_Static_assert(PROBE_MAX_ATTEMPTS_MAX == UINT64_C(4294967296), "probe_max_attempts_expect[] names the bound");
+const char probe_kernel_retries_expect[] = "a number of tries from 1 to 1000";
+_Static_assert(PROBE_KERNEL_RETRIES_MAX == 1000, "probe_kernel_retries_expect[] names the bound");
+
 int probe_threads_from_string(const char *s, unsigned *ret) {
         uint64_t u;
 

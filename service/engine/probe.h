@@ -155,6 +155,13 @@ void probe_params_default(ProbeParams *ret);
  * counts are parse_u64_range() within these bounds, the widths
  * rng_width_from_string(), the instructions rng_instruction_from_string(). */
 int probe_threads_from_string(const char *s, unsigned *ret);
+/* ... and what an error says each takes, in the same words for both
+ * (probe-params.c checks them against the bounds at compile time):
+ * "expected all or a number of threads from 1 to 1024" for --threads and
+ * Threads=. */
+extern const char probe_threads_expect[];        /* --threads, Threads= */
+extern const char probe_max_attempts_expect[];   /* --count, MaxAttempts= */
+extern const char probe_kernel_retries_expect[]; /* --kernel-retries, KernelRetries= */
 
 /* One instruction's runs in a few numbers, summed once by probe_run_all()
  * (probe-summary.h) for the status line, the journal events and the

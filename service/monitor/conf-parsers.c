@@ -62,11 +62,15 @@ int config_parse_mask(const ConfigKey *k, const char *value, void *field, Config
         return for_each_word(k, value, field, msg, len, mask_word);
 }
 
-/* An unsigned number (uint64_t) within [min, max]. */
+/* An unsigned number (uint64_t) within [min, max]; the error in the
+ * command line's words where the key has its option (k->expect). */
 int config_parse_count(const ConfigKey *k, const char *value, void *field, Config *c, char *msg, size_t len) {
         if (parse_u64_range(value, k->min, k->max, field) < 0) {
-                snprintf(msg, len, "invalid number '%s' (expected %llu to %llu)", value, (unsigned long long) k->min,
-                         (unsigned long long) k->max);
+                if (k->expect)
+                        snprintf(msg, len, "invalid number '%s' (expected %s)", value, k->expect);
+                else
+                        snprintf(msg, len, "invalid number '%s' (expected %llu to %llu)", value,
+                                 (unsigned long long) k->min, (unsigned long long) k->max);
                 return -EINVAL;
         }
         return 0;
@@ -79,8 +83,7 @@ int config_parse_threads(const ConfigKey *k, const char *value, void *field, Con
                 return 0;
         }
         if (probe_threads_from_string(value, field) < 0) {
-                snprintf(msg, len, "invalid value '%s' (expected all or a number of threads from 1 to %d)", value,
-                         PROBE_THREADS_MAX);
+                snprintf(msg, len, "invalid value '%s' (expected %s)", value, probe_threads_expect);
                 return -EINVAL;
         }
         return 0;

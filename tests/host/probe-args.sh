@@ -73,7 +73,19 @@ case $err in
 "rng-health probe: --threads: $threads requested but only "*" online and allowed: the contention run uses all of them") ;;
 *) echo "FAIL: probe --threads $threads: no one-line warning: $err"; fail=1 ;;
 esac
-bad --threads probe --threads 1025
+# ... up to the bound that Threads= has, in the same words
+bad "--threads: invalid value '1025' (expected all or a number of threads from 1 to 1024)" probe --threads 1025
+bad "--count: invalid value '0' (expected a number of tries from 1 to 4294967296)" probe --count 0
+bad "--kernel-retries: invalid value '1001' (expected a number of tries from 1 to 1000)" probe --kernel-retries 1001
+# a value option given twice: said, not the last one silently
+bad "--count: given twice" probe --count 1 --count 64
+bad "--threads: given twice" probe --threads 1 --threads all
+# a top-level option is no command
+bad "--frob: unknown option (try --help)" --frob
+bad "frob: unknown command (try --help)" frob
+# an empty --root is not the real root
+bad "--root: empty path" monitor --root ''
+bad "--root: empty path" monitor --root=
 
 # output that cannot be written is an error (exit 1)
 for args in --help --version "probe --help" "report --help" "monitor --help"; do
