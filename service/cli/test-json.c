@@ -84,6 +84,50 @@ static void check_hidden(ProbeParams *p, Hook *h) {
         free(table);
 }
 
+/* --count 1 (MaxAttempts 1, MinAttempts the default 1024): params say
+ * what each run did, min_attempts 1 beside max_attempts 1, not 1024. */
+static void check_params_effective(Hook *h) {
+        _cleanup_json_ struct json_object *j = NULL;
+        const bool cpuid[2] = { true, true };
+        struct json_object *parsed, *params, *run;
+        ProbeReport rep;
+        ProbeParams p;
+
+        for (int w = 0; w < 3; w++) {
+                script_init(&h->scripts[0][w], SCRIPT_HEALTHY, rng_widths[w], 0, 0, 0, 77);
+                script_init(&h->scripts[1][w], SCRIPT_HEALTHY, rng_widths[w], 0, 0, 0, 78);
+        }
+        probe_params_default(&p);
+        p.threads = 1;
+        p.limits.max_attempts = 1;
+        p.limits.budget_usec = 0;
+        p.source = hook_source;
+        p.source_userdata = h;
+        p.cpuid = cpuid;
+        CHECK_EQ_U64(p.limits.min_attempts, 1024);
+        CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
+        CHECK_EQ_U64(rep.limits.min_attempts, 1);
+        CHECK_EQ_INT(probe_report_to_json(&rep, &j), 0);
+        parsed = json_tokener_parse(json_object_to_json_string(j));
+        CHECK(parsed != NULL, "params: output does not parse");
+        if (!parsed)
+                return;
+        params = get(parsed, "params");
+        CHECK_EQ_INT(json_object_get_int64(get(params, "max_attempts")), 1);
+        CHECK_EQ_INT(json_object_get_int64(get(params, "min_attempts")), 1);
+        run = json_object_array_get_idx(get(json_object_array_get_idx(get(parsed, "instructions"), 0), "runs"), 0);
+        CHECK_EQ_INT(json_object_get_int64(get(run, "attempts")), 1);
+        json_object_put(parsed);
+
+        /* no cap (--duration alone): the minimum stands */
+        p.limits = (ProbeLimits) { .budget_usec = 1, .max_attempts = 0, .min_attempts = 1024 };
+        p.widths = 1u << 2;
+        p.instructions = 1u << RNG_RDRAND;
+        CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
+        CHECK_EQ_U64(rep.limits.min_attempts, 1024);
+        CHECK(rep.instr[RNG_RDRAND].runs[0].attempts >= 1024, "%" PRIu64 " tries", rep.instr[RNG_RDRAND].runs[0].attempts);
+}
+
 /* A sweep of scripted sources: the JSON's points add up and parse; the
  * table has a row per point. */
 static void check_sweep(Hook *h) {
@@ -262,6 +306,7 @@ int main(void) {
 
         check_hidden(&p, &h);
         check_sweep(&h);
+        check_params_effective(&h);
 
         /* format_si */
         char b[16];

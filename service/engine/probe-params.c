@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "macro.h"
 #include "parse-util.h"
 #include "probe.h"
 
@@ -27,6 +28,14 @@ const char probe_max_attempts_expect[] = "a number of tries from 1 to 4294967296
 _Static_assert(PROBE_MAX_ATTEMPTS_MAX == UINT64_C(4294967296), "probe_max_attempts_expect[] names the bound");
 const char probe_kernel_retries_expect[] = "a number of tries from 1 to 1000";
 _Static_assert(PROBE_KERNEL_RETRIES_MAX == 1000, "probe_kernel_retries_expect[] names the bound");
+
+ProbeLimits probe_limits_effective(const ProbeLimits *l) {
+        ProbeLimits e = *l;
+
+        if (e.max_attempts > 0)
+                e.min_attempts = MIN(e.min_attempts, e.max_attempts);
+        return e;
+}
 
 int probe_threads_from_string(const char *s, unsigned *ret) {
         uint64_t u;

@@ -191,8 +191,8 @@ StreamCounts stream_counts_at(const Stream *s, uint64_t t) {
 
 int stream_run(const RngSource *src, const ProbeLimits *lim, const HealthParams *hp, uint64_t retries,
                uint64_t deadline, Stream *st) {
-        uint64_t max = lim->max_attempts ? lim->max_attempts : UINT64_MAX;
-        uint64_t minimum = MIN(lim->min_attempts, max);
+        const ProbeLimits effective = probe_limits_effective(lim);
+        uint64_t max = effective.max_attempts ?: UINT64_MAX, minimum = effective.min_attempts;
         uint64_t overhead, start, seg, now;
         BatchFn hw = hardware_batch(src);
         _cleanup_free_ uint64_t *buf = NULL;

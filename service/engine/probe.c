@@ -143,7 +143,7 @@ static int report_init(RunAll *a, const KernelState *kernel, ProbeReport *ret) {
         *ret = (ProbeReport) {
                 .arch_supported = rng_arch_supported(),
                 .kernel_log = kernel ? kernel->log : KERNEL_LOG_NOT_NEEDED,
-                .limits = p->limits,
+                .limits = probe_limits_effective(&p->limits),
                 .health = p->health,
                 .verdict_params = p->verdict,
                 .verdict = VERDICT_UNSUPPORTED,
@@ -311,7 +311,7 @@ int probe_sweep(const ProbeParams *p, const KernelState *kernel, ProbeSweepRepor
         if (p->instructions == 0 || p->widths == 0 || (p->instructions >> _RNG_INSTRUCTION_MAX) ||
             (p->widths >> RNG_N_WIDTHS))
                 return -EINVAL;
-        *ret = (ProbeSweepReport) { .limits = p->limits };
+        *ret = (ProbeSweepReport) { .limits = probe_limits_effective(&p->limits) };
         r = probe_cpus_discover(p->threads, &ret->cpus);
         if (r < 0)
                 return r;

@@ -50,6 +50,10 @@ typedef struct ProbeLimits {
 
 #define PROBE_LIMITS_DEFAULT ((ProbeLimits) { .budget_usec = 2000, .max_attempts = 4096, .min_attempts = 1024 })
 
+/* The limits a run keeps, and what a report shows: min_attempts never
+ * above a cap (--count 1 makes 1 try, not 1024). */
+ProbeLimits probe_limits_effective(const ProbeLimits *l);
+
 typedef enum ProbeMode {
         PROBE_SINGLE,
         PROBE_CONTENTION,
