@@ -206,7 +206,8 @@ void probe_sweep_print_table(const ProbeSweepReport *r, FILE *f) {
         if (r->limits.budget_usec && r->limits.max_attempts)
                 fprintf(f, " or ");
         if (r->limits.max_attempts)
-                fprintf(f, "%" PRIu64 " tries per thread", r->limits.max_attempts);
+                fprintf(f, "%" PRIu64 " %s per thread", r->limits.max_attempts,
+                        plural(r->limits.max_attempts, "try", "tries"));
         fprintf(f, "\n");
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
                 if (r->selected[i] && !r->presence[i].executes)

@@ -33,12 +33,13 @@ static void print_instruction(const ReportInstruction *in, RngInstruction k, FIL
 
         fprintf(f, "  %-22s ", rng_instruction_upper_to_string(k));
         if (in->verdict[0])
-                fprintf(f, "%s (worst %s): %s of %s tries failed (%s), %s values needed >%" PRIu64 " tries, longest streak %" PRIu64,
+                fprintf(f, "%s (worst %s): %s of %s %s failed (%s), %s %s needed >%" PRIu64 " %s, longest streak %" PRIu64,
                         in->verdict, in->worst_verdict, format_si((double) in->failures, fl, sizeof(fl)),
-                        format_si((double) in->attempts, a, sizeof(a)),
+                        format_si((double) in->attempts, a, sizeof(a)), plural(in->attempts, "try", "tries"),
                         format_percent(in->failure_rate, pct, sizeof(pct)),
-                        format_si((double) in->retry_exhausted, x, sizeof(x)), in->kernel_retries,
-                        in->max_fail_streak);
+                        format_si((double) in->retry_exhausted, x, sizeof(x)),
+                        plural(in->retry_exhausted, "value", "values"), in->kernel_retries,
+                        plural(in->kernel_retries, "try", "tries"), in->max_fail_streak);
         else
                 fprintf(f, "not probed");
         if (in->unavailable[0])

@@ -10,7 +10,7 @@
 #include "status.h"
 
 static void format_instruction(const ProbeReport *r, RngInstruction i, char *buf, size_t len) {
-        /* "RDSEED exhausted: 72 % of tries failed, 3.31k values needed >1 tries (the kernel seeds from
+        /* "RDSEED exhausted: 72 % of tries failed, 3.31k values needed >1 try (the kernel seeds from
          * RDRAND instead)": the verdict, its figures, and what the kernel does about it. */
         const ProbeInstruction *in = &r->instr[i];
         char a[16], b[16], c[16], checks[128];
@@ -40,23 +40,26 @@ static void format_instruction(const ProbeReport *r, RngInstruction i, char *buf
         }
         switch (in->verdict) {
         case VERDICT_OK:
-                snprintf(buf, len, "%s ok%s (0 of %s tries failed)", name, kernel,
-                         format_si((double) s->attempts, a, sizeof(a)));
+                snprintf(buf, len, "%s ok%s (0 of %s %s failed)", name, kernel,
+                         format_si((double) s->attempts, a, sizeof(a)), plural(s->attempts, "try", "tries"));
                 break;
         case VERDICT_DEGRADED:
-                snprintf(buf, len, "%s degraded%s: %s of tries failed, every value within %" PRIu64 " tries",
+                snprintf(buf, len, "%s degraded%s: %s of tries failed, every value within %" PRIu64 " %s",
                          name, kernel, format_percent(s->failure_rate, a, sizeof(a)),
-                         in->kernel_retries);
+                         in->kernel_retries, plural(in->kernel_retries, "try", "tries"));
                 break;
         case VERDICT_EXHAUSTED:
-                snprintf(buf, len, "%s exhausted%s: %s of tries failed, %s values needed >%" PRIu64 " tries",
+                snprintf(buf, len, "%s exhausted%s: %s of tries failed, %s %s needed >%" PRIu64 " %s",
                          name, kernel, format_percent(s->failure_rate, a, sizeof(a)),
-                         format_si((double) s->retry_exhausted, b, sizeof(b)), in->kernel_retries);
+                         format_si((double) s->retry_exhausted, b, sizeof(b)),
+                         plural(s->retry_exhausted, "value", "values"), in->kernel_retries,
+                         plural(in->kernel_retries, "try", "tries"));
                 break;
         case VERDICT_BROKEN:
                 if (worst->delivered == 0)
-                        snprintf(buf, len, "%s broken%s: no value delivered in %s tries", name, kernel,
-                                 format_si((double) worst->attempts, c, sizeof(c)));
+                        snprintf(buf, len, "%s broken%s: no value delivered in %s %s", name, kernel,
+                                 format_si((double) worst->attempts, c, sizeof(c)),
+                                 plural(worst->attempts, "try", "tries"));
                 else {
                         health_result_format(&worst->health, checks, sizeof(checks));
                         snprintf(buf, len, "%s broken%s: output check failed (%s), %s of tries failed",

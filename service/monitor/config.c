@@ -18,6 +18,7 @@
 #include "config.h"
 #include "escape.h"
 #include "fileio.h"
+#include "format-util.h"
 #include "macro.h"
 #include "parse-util.h"
 
@@ -274,21 +275,21 @@ static int cross_check(ParseState *s) {
         }
         if (p->verdict.degraded_min_failures > tries) {
                 snprintf(msg, sizeof(msg),
-                         "DegradedMinFailures=%llu can never be reached: a run makes at most %llu tries "
+                         "DegradedMinFailures=%llu can never be reached: a run makes at most %llu %s "
                          "(MaxAttempts=%llu on %llu thread%s)",
                          (unsigned long long) p->verdict.degraded_min_failures, (unsigned long long) tries,
-                         (unsigned long long) p->limits.max_attempts, (unsigned long long) threads,
-                         threads == 1 ? "" : "s");
+                         plural(tries, "try", "tries"), (unsigned long long) p->limits.max_attempts,
+                         (unsigned long long) threads, threads == 1 ? "" : "s");
                 return cross_error(s, (KeyWhereId[]) { WHERE_DEGRADED_MIN, WHERE_MAX_ATTEMPTS, WHERE_THREADS }, 3,
                                    msg);
         }
         if (p->verdict.exhausted_min_loop_failures > tries / retries) {
                 snprintf(msg, sizeof(msg),
-                         "ExhaustedMinLoopFailures=%llu can never be reached: a run makes at most %llu tries "
+                         "ExhaustedMinLoopFailures=%llu can never be reached: a run makes at most %llu %s "
                          "(MaxAttempts=%llu on %llu thread%s), %llu per failed kernel loop",
                          (unsigned long long) p->verdict.exhausted_min_loop_failures, (unsigned long long) tries,
-                         (unsigned long long) p->limits.max_attempts, (unsigned long long) threads,
-                         threads == 1 ? "" : "s", (unsigned long long) retries);
+                         plural(tries, "try", "tries"), (unsigned long long) p->limits.max_attempts,
+                         (unsigned long long) threads, threads == 1 ? "" : "s", (unsigned long long) retries);
                 return cross_error(s,
                                    (KeyWhereId[]) { WHERE_EXHAUSTED_MIN, WHERE_MAX_ATTEMPTS, WHERE_THREADS,
                                                     WHERE_KERNEL_RETRIES },

@@ -83,12 +83,13 @@ int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, c
         k = event_add_header(f, RNG_MID_PROBE_RESULT_STR, verdict_priority(i, in->verdict));
         if (k < 0)
                 return k;
-        EVENT_ADD(f, "MESSAGE=%s %s%s%s: %" PRIu64 " of %" PRIu64 " tries failed (%s) in %u run%s, "
-               "%" PRIu64 " values needed more than %" PRIu64 " tries; deciding run: %u-bit %s on %u thread%s, "
+        EVENT_ADD(f, "MESSAGE=%s %s%s%s: %" PRIu64 " of %" PRIu64 " %s failed (%s) in %u run%s, "
+               "%" PRIu64 " %s needed more than %" PRIu64 " %s; deciding run: %u-bit %s on %u thread%s, "
                "%" PRIu64 " of %" PRIu64 " failed (%s), longest streak %" PRIu64 "%s%s%s%s%s",
             name, verdict_to_string(in->verdict), consequence ? ", " : "", consequence ?: "", s->failures, s->attempts,
-            format_percent(s->failure_rate, rate, sizeof(rate)), in->n_runs, in->n_runs == 1 ? "" : "s", s->retry_exhausted,
-            in->kernel_retries, worst->width, probe_mode_to_string(worst->mode),
+            plural(s->attempts, "try", "tries"), format_percent(s->failure_rate, rate, sizeof(rate)), in->n_runs,
+            in->n_runs == 1 ? "" : "s", s->retry_exhausted, plural(s->retry_exhausted, "value", "values"),
+            in->kernel_retries, plural(in->kernel_retries, "try", "tries"), worst->width, probe_mode_to_string(worst->mode),
             worst->threads, worst->threads == 1 ? "" : "s", worst->failures, worst->attempts,
             format_percent(worst->failure_rate, worst_rate, sizeof(worst_rate)),
             worst->longest_failure_streak,
@@ -139,9 +140,10 @@ int event_output_check(EventFields *f, RngInstruction i, const ProbeRun *run, co
         k = event_add_header(f, RNG_MID_OUTPUT_CHECK_STR, LOG_ERR);
         if (k < 0)
                 return k;
-        EVENT_ADD(f, "MESSAGE=%s %u-bit %s run on %u thread%s: output check failed: %s (%" PRIu64 " values checked)",
+        EVENT_ADD(f, "MESSAGE=%s %u-bit %s run on %u thread%s: output check failed: %s (%" PRIu64 " %s checked)",
             rng_instruction_upper_to_string(i), run->width, probe_mode_to_string(run->mode),
-            run->threads, run->threads == 1 ? "" : "s", named, run->health.samples);
+            run->threads, run->threads == 1 ? "" : "s", named, run->health.samples,
+            plural(run->health.samples, "value", "values"));
         k = add_run_fields(f, i, run);
         if (k < 0)
                 return k;

@@ -44,12 +44,12 @@ static int add_message(EventFields *f, const KernelEventInfo *in, const char *na
                                   name, in->count);
                 else if (in->count == 0)
                         EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhaustion logged (%" PRIu64
-                                  " line(s), last on CPU %u after %u tries), already counted",
-                                  name, in->messages, in->cpu, in->tries);
+                                  " line(s), last on CPU %u after %u %s), already counted",
+                                  name, in->messages, in->cpu, in->tries, plural(in->tries, "try", "tries"));
                 else
                         EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhausted %" PRIu64
-                                  " time(s) (%" PRIu64 " log line(s), last on CPU %u after %u tries)",
-                                  name, in->count, in->messages, in->cpu, in->tries);
+                                  " time(s) (%" PRIu64 " log line(s), last on CPU %u after %u %s)",
+                                  name, in->count, in->messages, in->cpu, in->tries, plural(in->tries, "try", "tries"));
                 break;
         case KERNEL_RNG_MSG_FAILED:
                 EVENT_ADD(f, "MESSAGE=Kernel: %s failed %" PRIu64 " time(s) after its retries", name,

@@ -224,6 +224,8 @@ static void test_errors(void) {
                   "(MaxAttempts=2048 on 1024 threads)" },
                 { "[Thresholds]\nDegradedMinFailures=2049\n[Probe]\nThreads=1\nMaxAttempts=2048\n", 5,
                   "[Probe] MaxAttempts=", "at most 2048 tries (MaxAttempts=2048 on 1 thread)" },
+                { "[Probe]\nThreads=1\nMaxAttempts=1\nMinAttempts=1\n[Thresholds]\nDegradedMinFailures=2\n", 6,
+                  "[Thresholds] DegradedMinFailures=", "a run makes at most 1 try (MaxAttempts=1 on 1 thread)" },
                 { "[Probe]\nThreads=1\nMaxAttempts=2048\n[Thresholds]\nKernelRetries=10\nExhaustedMinLoopFailures=205\n", 6,
                   "[Thresholds] ExhaustedMinLoopFailures=", "ExhaustedMinLoopFailures=205 can never be reached" },
                 { "[Probe]\nThreads=1\nMaxAttempts=2048\n[Thresholds]\nExhaustedMinLoopFailures=205\nKernelRetries=10\n", 6,

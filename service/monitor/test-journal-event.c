@@ -108,10 +108,38 @@ static void test_exhausted_and_status(void) {
         status = status_format_probe(&r);
         CHECK(status && strncmp(status, "RDRAND ok (0 of 6.14k tries failed); RDSEED exhausted: ", 55) == 0,
               "status: %s", status ?: "(null)");
-        CHECK(status && strstr(status, "% of tries failed, ") && strstr(status, " values needed >1 tries"),
+        CHECK(status && strstr(status, "% of tries failed, ") && strstr(status, " values needed >1 try ("),
               "status: %s", status ?: "(null)");
         /* What the kernel does about it: RDSEED exhaustion is routine. */
-        CHECK(status && strstr(status, " tries (the kernel seeds from RDRAND instead)"), "status: %s", status ?: "(null)");
+        CHECK(status && strstr(status, " try (the kernel seeds from RDRAND instead)"), "status: %s", status ?: "(null)");
+}
+
+/* A count of one takes the singular: "1 value needed more than 1 try",
+ * never "1 tries" (a stock kernel's RDSEED loop is one try). */
+static void test_plurals(void) {
+        const bool cpuid[2] = { true, true };
+        _cleanup_free_ char *status = NULL;
+        ProbeReport r;
+        EventFields f = {};
+
+        make_report(SCRIPT_RANDOM_FAIL, 0.6, 0, cpuid, &r);
+        CHECK_EQ_U64(r.instr[RNG_RDSEED].kernel_retries, 1);
+        r.instr[RNG_RDSEED].summary.retry_exhausted = 1;
+        r.instr[RNG_RDRAND].summary.attempts = 1;
+        status = status_format_probe(&r);
+        CHECK(status && strstr(status, "RDRAND ok (0 of 1 try failed); "), "status: %s", status ?: "(null)");
+        CHECK(status && strstr(status, ", 1 value needed >1 try (the kernel"), "status: %s", status ?: "(null)");
+        CHECK(status && !strstr(status, "1 tries") && !strstr(status, "1 values"), "status: %s", status ?: "(null)");
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
+        CHECK(strstr(get(&f, "MESSAGE"), ", 1 value needed more than 1 try; "), "MESSAGE=%s", get(&f, "MESSAGE"));
+        event_fields_done(&f);
+
+        /* more than one: plural */
+        r.instr[RNG_RDSEED].summary.retry_exhausted = 2;
+        r.instr[RNG_RDSEED].kernel_retries = 10;
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
+        CHECK(strstr(get(&f, "MESSAGE"), ", 2 values needed more than 10 tries; "), "MESSAGE=%s", get(&f, "MESSAGE"));
+        event_fields_done(&f);
 }
 
 static void test_unsupported(void) {
@@ -491,6 +519,7 @@ int main(void) {
         test_probe_result();
         test_one_run();
         test_exhausted_and_status();
+        test_plurals();
         test_unsupported();
         test_output_check();
         test_verdict_events();

@@ -6,6 +6,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The noun after a count: one for 1, many otherwise ("1 try", "0 tries",
+ * "2 tries"); for a count shown with format_si() too. */
+static inline const char *plural(uint64_t n, const char *one, const char *many) {
+        return n == 1 ? one : many;
+}
+
 /* "36.9k", "1.50M", "512": three significant digits with an SI suffix. */
 char *format_si(double v, char *buf, size_t len);
 /* A fraction as a percentage in prose: "0 %", "<0.1 %", "3.4 %", "31 %". */
