@@ -7,15 +7,21 @@
 
 #include "cli-report.h"
 #include "cli-util.h"
+#include "journal-files.h"
 #include "log.h"
 #include "macro.h"
 #include "parse-util.h"
 #include "probe-json.h"
 
+/* Exit status of `rng-health report` (rng-health(8)): the two ways of
+ * having no journal to read are sysexits.h's, distinct from every other
+ * status of the program (a verdict's 3-8, monitor's 78). */
 enum {
-        EXIT_REPORT_OK = 0,
-        EXIT_REPORT_ERROR = 1,
+        EXIT_REPORT_OK = 0,              /* also when there are no events */
+        EXIT_REPORT_ERROR = 1,           /* the journal could not be read, --boot found no boot */
         EXIT_REPORT_USAGE = 2,
+        EXIT_REPORT_NO_JOURNAL = 66,     /* no journal files (EX_NOINPUT) */
+        EXIT_REPORT_NO_PERMISSION = 77,  /* the journal's files are not readable by this user (EX_NOPERM) */
 };
 
 void report_help(FILE *f) {
@@ -34,8 +40,13 @@ void report_help(FILE *f) {
                 "                  \"2026-12-03\", today, yesterday, or -6h, -30min, -2d\n"
                 "  -h --help       Show this help\n"
                 "\n"
-                "Exit status: 0 ok (also when there are no events), 1 the journal could\n"
-                "not be read or the boot was not found, 2 usage error.\n");
+                "Exit status:\n"
+                "  0   ok (also when there are no events)\n"
+                "  1   the journal could not be read, or --boot found no such boot\n"
+                "  2   usage error\n"
+                "  66  no journal files (no systemd-journald, or none yet)\n"
+                "  77  the journal's files are not readable by this user (root or the\n"
+                "      systemd-journal group can read them)\n");
 }
 
 int parse_since(const char *s, uint64_t now_usec, uint64_t *ret) {
@@ -184,6 +195,15 @@ int verb_report(int argc, char *argv[]) {
         if (r == -ENXIO) {
                 fprintf(stderr, "rng-health report: --boot: no such boot with rng-health events\n");
                 return EXIT_REPORT_ERROR;
+        }
+        /* Not "no events": there is nothing this user could read. */
+        if (r == -ENOMEDIUM) {
+                fprintf(stderr, "rng-health report: %s\n", JOURNAL_FILES_NONE);
+                return EXIT_REPORT_NO_JOURNAL;
+        }
+        if (r == -EACCES) {
+                fprintf(stderr, "rng-health report: %s\n", JOURNAL_FILES_DENIED);
+                return EXIT_REPORT_NO_PERMISSION;
         }
         if (r < 0) {
                 log_error_errno(r, "failed to read the journal: %m");

@@ -9,6 +9,7 @@
 
 #include <systemd/sd-journal.h>
 
+#include "journal-files.h"
 #include "journal-ids.h"
 #include "journal-sender.h"
 #include "macro.h"
@@ -121,6 +122,13 @@ int report_read_journal(const ReportFilter *filter, Report *ret) {
         int r;
 
         *ret = (Report) {};
+        /* sd-journal skips what it cannot open: without this, no journal
+         * and a journal this user may not read both read as no events. */
+        r = journal_files_check(NULL);
+        if (r == -ENOENT)
+                return -ENOMEDIUM;
+        if (r < 0)
+                return r;
         if (!filter->boot)
                 return read_entries(NULL, filter->since_usec, ret);
         if (filter->boot_is_id) {

@@ -73,6 +73,9 @@ typedef struct ReportFilter {
         uint64_t since_usec;  /* realtime; 0: no limit */
 } ReportFilter;
 
+/* -ENOMEDIUM: there are no journal files; -EACCES: this user may read
+ * none of the system journal's (journal-files.h); -ENXIO: --boot found no
+ * such boot with events; another -errno from sd-journal. */
 int report_read_journal(const ReportFilter *filter, Report *ret);
 
 void report_print(const Report *r, sd_id128_t current_boot, FILE *f);

@@ -11,6 +11,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "journal-files.h"
 #include "kernel-watch-internal.h"
 #include "kernel-watch-journal.h"
 #include "log.h"
@@ -161,9 +162,9 @@ bool watch_check_journal(KernelWatch *w) {
         bool none = sd_journal_get_usage(w->journal, &bytes) >= 0 && bytes == 0;
 
         if (none && !w->no_journal)
-                log_warning("Kernel watch: no journal files in /run/log/journal or /var/log/journal "
-                         "(is systemd-journald running?): the kernel's RNG messages are not followed%s",
-                         w->counters.have ? ", only its counters" : "");
+                log_warning("Kernel watch: %s: the kernel's RNG messages are not followed%s",
+                            journal_files_check(NULL) == -EACCES ? JOURNAL_FILES_DENIED : JOURNAL_FILES_NONE,
+                            w->counters.have ? ", only its counters" : "");
         else if (!none && w->no_journal)
                 log_notice("Kernel watch: a journal appeared, following the kernel's RNG messages");
         if (none == w->no_journal)
