@@ -169,6 +169,7 @@ const KernelCounters *kernel_watch_counters_update(KernelWatchCounters *v, int r
                 v->stale = false;
         } else if (v->have)
                 v->stale = true;
+        v->absent = !v->have && r == -ENOENT;
         return v->have ? &v->snapshot : NULL;
 }
 

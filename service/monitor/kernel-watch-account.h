@@ -100,8 +100,9 @@ uint64_t kernel_watch_growth(const KernelWatchState *state, const KernelCounters
  * window's messages by number, and the next good read would count the same
  * exhaustions again as the counter's growth.) */
 typedef struct KernelWatchCounters {
-        bool have;  /* the kernel has counters: one read succeeded */
-        bool stale; /* the last read failed: snapshot is the last good one */
+        bool have;   /* the kernel has counters: one read succeeded */
+        bool stale;  /* the last read failed: snapshot is the last good one */
+        bool absent; /* no read succeeded, and the last found no counters (-ENOENT) */
         KernelCounters snapshot;
 } KernelWatchCounters;
 

@@ -49,3 +49,10 @@ typedef struct KernelWatchJournalLookup {
 } KernelWatchJournalLookup;
 
 int kernel_watch_journal_has_serial(uint64_t serial, void *userdata);
+
+/* For kernel_watch_state_check() (a KernelWatchCountMessages): this boot's
+ * kernel RNG messages, per kind and instruction, up to and including the
+ * entry of cursor (all of them if it is gone). Leaves the journal without
+ * matches. userdata is a KernelWatchJournalLookup. */
+int kernel_watch_journal_count_messages(const char *cursor,
+                                        uint64_t ret[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX], void *userdata);

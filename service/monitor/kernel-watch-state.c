@@ -229,13 +229,72 @@ int kernel_watch_state_parse(const char *text, size_t len, KernelWatchState *ret
 int kernel_watch_state_check_counters(const KernelWatchState *s, const KernelCounters *c, char *why, size_t len) {
         if (!c)
                 return 0;
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                /* the parser refuses a sum past 2^64; own_ is part of reported_ */
+                uint64_t failures = s->recorded[KERNEL_RNG_MSG_EXHAUSTED][i] + s->recorded[KERNEL_RNG_MSG_FAILED][i];
+
                 if (s->reported[i] > c->exhausted[i]) {
                         snprintf(why, len,
                                  "it has %" PRIu64 " %s exhaustions reported, but the kernel counts only %" PRIu64,
                                  s->reported[i], rng_instruction_upper_to_string(i), c->exhausted[i]);
                         return -ERANGE;
                 }
+                /* Every failure recorded was one the kernel counted (its
+                 * counter's growth, or a logged exhaustion it counted). */
+                if (failures > c->exhausted[i]) {
+                        snprintf(why, len,
+                                 "it has %" PRIu64 " %s failures recorded, but the kernel counts only %" PRIu64,
+                                 failures, rng_instruction_upper_to_string(i), c->exhausted[i]);
+                        return -ERANGE;
+                }
+        }
+        return 0;
+}
+
+/* Whether a count of kind k is one of messages: disabled and defective
+ * always, exhausted and failed where the kernel has no counters (with
+ * counters they are the counter's growth, which the log may not show). */
+static bool counts_messages(KernelRngMsgKind k, bool no_counters) {
+        return no_counters || (k != KERNEL_RNG_MSG_EXHAUSTED && k != KERNEL_RNG_MSG_FAILED);
+}
+
+int kernel_watch_state_check(const KernelWatchState *s, const KernelWatchStateCheck *check, char *why, size_t len) {
+        uint64_t messages[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX] = {};
+        bool any = false;
+        int r;
+
+        if (!check)
+                return 0;
+        r = kernel_watch_state_check_counters(s, check->counters, why, len);
+        if (r < 0)
+                return r;
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                /* reported_ and own_ are the counters' values: a kernel
+                 * without counters gives none. */
+                if (check->no_counters && (s->reported[i] > 0 || s->own[i] > 0)) {
+                        snprintf(why, len,
+                                 "it has %" PRIu64 " %s exhaustions counted by the kernel, but this kernel has no counters",
+                                 MAX(s->reported[i], s->own[i]), rng_instruction_upper_to_string(i));
+                        return -ERANGE;
+                }
+                for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
+                        any = any || (counts_messages(k, check->no_counters) && s->recorded[k][i] > 0);
+        }
+        if (!any || !check->count_messages)
+                return 0; /* nothing that only the journal could show */
+        r = check->count_messages(s->cursor, messages, check->userdata);
+        if (r < 0)
+                return r;
+        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
+                        if (counts_messages(k, check->no_counters) && s->recorded[k][i] > messages[k][i]) {
+                                snprintf(why, len,
+                                         "it has %" PRIu64 " %s %s messages recorded, but this boot's journal holds %" PRIu64
+                                         " up to its position",
+                                         s->recorded[k][i], rng_instruction_upper_to_string(i),
+                                         kernel_rng_msg_kind_to_string(k), messages[k][i]);
+                                return -ERANGE;
+                        }
         return 0;
 }
 
@@ -337,7 +396,7 @@ void kernel_watch_state_save_end(const char *dir) {
 /* Loads dir/name for restore: the state if it is usable, else nothing,
  * with every refusal logged (only a missing file is quiet). 1 if *ret was
  * set, 0 if not. */
-static int restore_load(const char *dir, const char *name, sd_id128_t boot, const KernelCounters *counters,
+static int restore_load(const char *dir, const char *name, sd_id128_t boot, const KernelWatchStateCheck *check,
                         KernelWatchState *ret) {
         _cleanup_free_ char *path = state_path(dir, name), *text = NULL, *shown = NULL;
         _cleanup_(kernel_watch_state_done) KernelWatchState s = {};
@@ -363,10 +422,23 @@ static int restore_load(const char *dir, const char *name, sd_id128_t boot, cons
                 log_warning("Kernel watch: ignoring %s: %s", shown, why);
                 return 0;
         }
-        if (!sd_id128_equal(s.boot_id, boot))
-                return 0; /* an earlier boot's: expected after a reboot */
-        if (kernel_watch_state_check_counters(&s, counters, buf, sizeof(buf)) < 0) {
-                log_warning("Kernel watch: ignoring %s: %s", shown, buf);
+        if (!sd_id128_equal(s.boot_id, boot)) {
+                char id[SD_ID128_STRING_MAX];
+
+                /* After a reboot this is expected: said, not warned. */
+                log_info("Kernel watch: ignoring %s: it is of another boot (%s); this boot is counted from its start",
+                         shown, sd_id128_to_string(s.boot_id, id));
+                return 0;
+        }
+        r = kernel_watch_state_check(&s, check, buf, sizeof(buf));
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                if (r == -ERANGE)
+                        log_warning("Kernel watch: ignoring %s: %s", shown, buf);
+                else
+                        log_warning_errno(r, "Kernel watch: ignoring %s: cannot check it against the journal: %m",
+                                          shown);
                 return 0;
         }
         *ret = s;
@@ -374,7 +446,7 @@ static int restore_load(const char *dir, const char *name, sd_id128_t boot, cons
         return 1;
 }
 
-int kernel_watch_state_restore(const char *dir, sd_id128_t boot, const KernelCounters *counters,
+int kernel_watch_state_restore(const char *dir, sd_id128_t boot, const KernelWatchStateCheck *check,
                                KernelWatchHasSerial has_serial, void *userdata, KernelWatchState *ret) {
         _cleanup_(kernel_watch_state_done) KernelWatchState state = { .boot_id = boot }, committed = {},
                                                             pending = {};
@@ -383,7 +455,7 @@ int kernel_watch_state_restore(const char *dir, sd_id128_t boot, const KernelCou
         if (!ret)
                 return -EINVAL;
         if (dir) {
-                r = restore_load(dir, KERNEL_WATCH_STATE_FILE, boot, counters, &committed);
+                r = restore_load(dir, KERNEL_WATCH_STATE_FILE, boot, check, &committed);
                 if (r < 0)
                         return r;
                 if (r > 0) {
@@ -392,7 +464,7 @@ int kernel_watch_state_restore(const char *dir, sd_id128_t boot, const KernelCou
                 }
 
                 /* A flush interrupted after its .new state was written. */
-                r = restore_load(dir, KERNEL_WATCH_STATE_FILE_NEW, boot, counters, &pending);
+                r = restore_load(dir, KERNEL_WATCH_STATE_FILE_NEW, boot, check, &pending);
                 if (r < 0)
                         return r;
                 if (r > 0 && pending.serial > state.serial && has_serial && has_serial(pending.serial, userdata) > 0) {

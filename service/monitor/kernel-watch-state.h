@@ -24,7 +24,10 @@
  * counts of the events add up to the counter's growth), and a state of
  * serial 0 holds no counts and no cursor. The file is read with
  * open_input() without following a link: a symlink, a FIFO or a
- * directory in its place is refused.
+ * directory in its place is refused. A state that parses is checked when
+ * restored against what it summarises (kernel_watch_state_check()): the
+ * boot, the kernel's counters (or their absence), this boot's kernel
+ * messages.
  *
  * The state is written as .new (through .new.tmp, fsync'ed) before a
  * flush's events are sent and renamed over the state after. */
@@ -63,12 +66,37 @@ int kernel_watch_state_copy(const KernelWatchState *s, KernelWatchState *ret);
 int kernel_watch_state_parse(const char *text, size_t len, KernelWatchState *ret);
 /* The same, with why it was refused (a static string) in *ret_why. */
 int kernel_watch_state_parse_why(const char *text, size_t len, KernelWatchState *ret, const char **ret_why);
-/* A state that says more exhaustions were reported than the kernel has
- * counted is not this kernel's: -ERANGE, with why (file-free) in buf.
- * counters NULL (not readable): 0. (A state whose own_ exceeds its
- * reported_ is refused by the parser.) */
+/* A state that says more exhaustions were reported, or more failures
+ * recorded, than the kernel has counted is not this kernel's: -ERANGE,
+ * with why (file-free) in buf. counters NULL (not readable): 0. (A state
+ * whose own_ exceeds its reported_ is refused by the parser.) */
 int kernel_watch_state_check_counters(const KernelWatchState *s, const KernelCounters *counters, char *buf,
                                       size_t len);
+
+/* This boot's kernel RNG messages in the journal, per kind and
+ * instruction, from the start of the boot up to and including the entry
+ * of cursor (NULL: none, all 0): what the state's message counts can be
+ * at most. 0 or -errno. */
+typedef int (*KernelWatchCountMessages)(const char *cursor,
+                                        uint64_t ret[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX], void *userdata);
+
+/* What a state claims to summarise, and what it is checked against when
+ * restored (kernel_watch_state_check()). */
+typedef struct KernelWatchStateCheck {
+        const KernelCounters *counters; /* the kernel's counters; NULL: none read */
+        bool no_counters;               /* the kernel has none (not: they could not be read) */
+        /* The kernel's messages up to the state's cursor; NULL: not checked. */
+        KernelWatchCountMessages count_messages;
+        void *userdata;
+} KernelWatchStateCheck;
+
+/* A state against what it summarises: the counters (as above); on a
+ * kernel without counters, no count that only counters give (reported_,
+ * own_); and no count of messages (disabled, defective, and without
+ * counters exhausted and failed) above the messages this boot's journal
+ * holds up to the state's cursor. -ERANGE with why in buf; -errno if the
+ * journal could not be read. */
+int kernel_watch_state_check(const KernelWatchState *s, const KernelWatchStateCheck *check, char *buf, size_t len);
 /* Pure: the file's text (malloc'ed, NUL-terminated). */
 int kernel_watch_state_format(const KernelWatchState *s, char **ret);
 
@@ -90,11 +118,12 @@ typedef int (*KernelWatchHasSerial)(uint64_t serial, void *userdata);
 /* The state to start from: dir's committed state if it is of `boot`, else
  * an empty one of `boot`; then a leftover .new of `boot` with a higher
  * serial is committed and adopted if has_serial() finds its events, else
- * removed. A file that cannot be read, is refused by the parser, or fails
- * kernel_watch_state_check_counters() against counters (NULL: not
- * checked) is ignored, and each such refusal is logged (a missing file
- * and an earlier boot's state are not). dir NULL: empty. */
-int kernel_watch_state_restore(const char *dir, sd_id128_t boot, const KernelCounters *counters,
+ * removed. A file that cannot be read, is refused by the parser, is of
+ * another boot, or fails kernel_watch_state_check() against check (NULL:
+ * not checked) is ignored like a cut file, and each such refusal is
+ * logged once (another boot's at info: after a reboot it is expected; a
+ * missing file is not logged). dir NULL: empty. userdata is has_serial()'s. */
+int kernel_watch_state_restore(const char *dir, sd_id128_t boot, const KernelWatchStateCheck *check,
                                KernelWatchHasSerial has_serial, void *userdata, KernelWatchState *ret);
 
 /* The per-instruction verdicts and status fragment of a state ("kernel:

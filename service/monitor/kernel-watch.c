@@ -215,8 +215,20 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *sou
                 return r;
         counters = watch_read_counters(w);
         (void) watch_check_journal(w);
-        r = kernel_watch_state_restore(w->state_dir, boot, counters, kernel_watch_journal_has_serial,
-                                       &(KernelWatchJournalLookup) { .journal = w->journal, .boot = boot }, &w->state);
+        {
+                KernelWatchJournalLookup lookup = { .journal = w->journal, .boot = boot };
+
+                /* The state is checked against what it summarises: the
+                 * counters, and this boot's kernel messages. */
+                r = kernel_watch_state_restore(w->state_dir, boot,
+                                               &(KernelWatchStateCheck) {
+                                                       .counters = counters,
+                                                       .no_counters = w->counters.absent,
+                                                       .count_messages = kernel_watch_journal_count_messages,
+                                                       .userdata = &lookup,
+                                               },
+                                               kernel_watch_journal_has_serial, &lookup, &w->state);
+        }
         if (r < 0)
                 return r;
 

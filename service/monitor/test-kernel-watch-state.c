@@ -134,13 +134,111 @@ static void test_check_counters(void) {
         char why[256];
 
         sample(&s);
+        /* RDRAND: nothing counted (the kernel's counter is 0) */
         s.reported[RNG_RDRAND] = 0;
+        s.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDRAND] = s.recorded[KERNEL_RNG_MSG_FAILED][RNG_RDRAND] = 0;
         c.exhausted[RNG_RDSEED] = 12;
         CHECK_EQ_INT(kernel_watch_state_check_counters(&s, &c, why, sizeof(why)), 0);
         CHECK_EQ_INT(kernel_watch_state_check_counters(&s, NULL, why, sizeof(why)), 0);
         c.exhausted[RNG_RDSEED] = 11;
         CHECK_EQ_INT(kernel_watch_state_check_counters(&s, &c, why, sizeof(why)), -ERANGE);
         CHECK(strcmp(why, "it has 12 RDSEED exhaustions reported, but the kernel counts only 11") == 0, "'%s'", why);
+
+        /* failures recorded in events above the counter, whatever was reported */
+        c.exhausted[RNG_RDSEED] = 12;
+        s.recorded[KERNEL_RNG_MSG_FAILED][RNG_RDSEED] = 1;
+        CHECK_EQ_INT(kernel_watch_state_check_counters(&s, &c, why, sizeof(why)), -ERANGE);
+        CHECK(strcmp(why, "it has 13 RDSEED failures recorded, but the kernel counts only 12") == 0, "'%s'", why);
+}
+
+/* What kernel_watch_state_check() sees of the journal: fixed counts, and
+ * the cursor it was asked about. */
+typedef struct Messages {
+        uint64_t counts[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX];
+        const char *cursor;
+        unsigned asked;
+        int error;
+} Messages;
+
+static int count_messages(const char *cursor, uint64_t ret[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX], void *userdata) {
+        Messages *m = userdata;
+
+        m->asked++;
+        m->cursor = cursor;
+        if (m->error)
+                return m->error;
+        memcpy(ret, m->counts, sizeof(m->counts));
+        if (!cursor)
+                memset(ret, 0, sizeof(m->counts));
+        return 0;
+}
+
+/* A state is checked against what it claims to summarise: on a kernel
+ * without counters, no count that only counters give, and no more
+ * messages than this boot's journal holds up to its cursor. */
+static void test_check_summary(void) {
+        _cleanup_(kernel_watch_state_done) KernelWatchState s = {};
+        Messages m = {};
+        KernelWatchStateCheck none = { .no_counters = true, .count_messages = count_messages, .userdata = &m };
+        char why[256];
+
+        /* the issue's: serial 1, reported_rdrand = recorded_exhausted_rdrand
+         * = 2^64-1, on a kernel without counters */
+        CHECK_EQ_INT(parse("boot=" BOOT "\nserial=1\nreported_rdrand=18446744073709551615\n"
+                           "recorded_exhausted_rdrand=18446744073709551615\nrecorded_failed_rdrand=0\n"
+                           "recorded_disabled_rdrand=0\nrecorded_defective_rdrand=0\nreported_rdseed=0\n"
+                           "recorded_exhausted_rdseed=0\nrecorded_failed_rdseed=0\nrecorded_disabled_rdseed=0\n"
+                           "recorded_defective_rdseed=0\n", &s), 0);
+        CHECK_EQ_INT(kernel_watch_state_check(&s, &none, why, sizeof(why)), -ERANGE);
+        CHECK(strcmp(why, "it has 18446744073709551615 RDRAND exhaustions counted by the kernel, "
+                          "but this kernel has no counters") == 0, "'%s'", why);
+        /* where the counters could not be read, reported_ is not judged */
+        CHECK_EQ_INT(kernel_watch_state_check(&s, &(KernelWatchStateCheck) {}, why, sizeof(why)), 0);
+        CHECK_EQ_INT(kernel_watch_state_check(&s, NULL, why, sizeof(why)), 0);
+
+        /* own_ is a counter's too */
+        s.reported[RNG_RDRAND] = 0;
+        s.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDRAND] = 0;
+        s.reported[RNG_RDSEED] = s.own[RNG_RDSEED] = 2;
+        CHECK_EQ_INT(kernel_watch_state_check(&s, &none, why, sizeof(why)), -ERANGE);
+        CHECK(strstr(why, "2 RDSEED exhaustions counted by the kernel"), "'%s'", why);
+        s.reported[RNG_RDSEED] = s.own[RNG_RDSEED] = 0;
+
+        /* without counters, a count of messages is at most what the
+         * journal holds up to the cursor; without a cursor, none */
+        s.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED] = 3;
+        m.counts[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED] = 3;
+        CHECK_EQ_INT(kernel_watch_state_check(&s, &none, why, sizeof(why)), -ERANGE);
+        CHECK_EQ_INT(m.asked, 1);
+        CHECK(!m.cursor, "asked about a cursor the state does not have");
+        CHECK(strcmp(why, "it has 3 RDSEED exhausted messages recorded, but this boot's journal holds 0 up to its "
+                          "position") == 0, "'%s'", why);
+        s.cursor = strdup("s=abc;i=12");
+        CHECK(s.cursor, "strdup");
+        CHECK_EQ_INT(kernel_watch_state_check(&s, &none, why, sizeof(why)), 0);
+        CHECK(m.cursor && strcmp(m.cursor, "s=abc;i=12") == 0, "cursor asked: %s", m.cursor ?: "(null)");
+        m.counts[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED] = 2;
+        CHECK_EQ_INT(kernel_watch_state_check(&s, &none, why, sizeof(why)), -ERANGE);
+        CHECK(strstr(why, "3 RDSEED exhausted messages recorded, but this boot's journal holds 2"), "'%s'", why);
+        /* with counters, exhausted is the counter's growth (the log may
+         * show fewer lines): not bound by the journal */
+        {
+                KernelCounters c = { .exhausted = { [RNG_RDSEED] = 3 } };
+                KernelWatchStateCheck with = { .counters = &c, .count_messages = count_messages, .userdata = &m };
+
+                m.asked = 0;
+                CHECK_EQ_INT(kernel_watch_state_check(&s, &with, why, sizeof(why)), 0);
+                CHECK_EQ_INT(m.asked, 0);
+                /* disabled and defective are messages, counters or not */
+                s.recorded[KERNEL_RNG_MSG_DISABLED][RNG_RDRAND] = 1;
+                CHECK_EQ_INT(kernel_watch_state_check(&s, &with, why, sizeof(why)), -ERANGE);
+                CHECK(strstr(why, "1 RDRAND disabled messages recorded, but this boot's journal holds 0"), "'%s'", why);
+                m.counts[KERNEL_RNG_MSG_DISABLED][RNG_RDRAND] = 1;
+                CHECK_EQ_INT(kernel_watch_state_check(&s, &with, why, sizeof(why)), 0);
+        }
+        /* a journal that cannot be read: its error, not a verdict on the state */
+        m.error = -EIO;
+        CHECK_EQ_INT(kernel_watch_state_check(&s, &none, why, sizeof(why)), -EIO);
 }
 
 static void test_parse_bad(void) {
@@ -380,14 +478,17 @@ static void test_restore(void) {
                 KernelCounters c = { .exhausted = { [RNG_RDSEED] = 19 } };
 
                 t.reported[RNG_RDRAND] = 0;
+                t.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDRAND] = t.recorded[KERNEL_RNG_MSG_FAILED][RNG_RDRAND] = 0;
                 t.serial = 10;
                 CHECK_EQ_INT(kernel_watch_state_write_new(dir, &t), 0); /* reported_rdseed=20 */
                 CHECK_EQ_INT(kernel_watch_state_commit(dir), 0);
-                CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, &c, has_serial, &j, &s), 0);
+                CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, &(KernelWatchStateCheck) { .counters = &c },
+                                                        has_serial, &j, &s), 0);
                 CHECK(s.serial == 0 && s.reported[RNG_RDSEED] == 0, "state above the counter taken");
                 kernel_watch_state_done(&s);
                 c.exhausted[RNG_RDSEED] = 20;
-                CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, &c, has_serial, &j, &s), 0);
+                CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, &(KernelWatchStateCheck) { .counters = &c },
+                                                        has_serial, &j, &s), 0);
                 CHECK_EQ_U64(s.serial, 10);
                 kernel_watch_state_done(&s);
         }
@@ -440,12 +541,78 @@ static void test_restore(void) {
         }
 }
 
+/* restore() with stderr (its log) in log. */
+static int restore_logged(sd_id128_t boot, const KernelWatchStateCheck *check, KernelWatchState *s, char *log,
+                          size_t len) {
+        char tmp[] = "/tmp/test-kernel-watch-state-log.XXXXXX";
+        int fd = mkstemp(tmp), saved = dup(STDERR_FILENO), r;
+        Journal j = {};
+        ssize_t n;
+
+        CHECK(fd >= 0 && saved >= 0, "mkstemp/dup");
+        unsetenv("JOURNAL_STREAM");
+        fflush(stderr);
+        dup2(fd, STDERR_FILENO);
+        r = kernel_watch_state_restore(dir, boot, check, has_serial, &j, s);
+        fflush(stderr);
+        dup2(saved, STDERR_FILENO);
+        close(saved);
+        n = pread(fd, log, len - 1, 0);
+        log[n > 0 ? n : 0] = '\0';
+        close(fd);
+        unlink(tmp);
+        return r;
+}
+
+/* Refused like a cut file, and said once: the issue's absurd state on a
+ * kernel without counters, and another boot's state (at info). */
+static void test_restore_refused(void) {
+        _cleanup_(kernel_watch_state_done) KernelWatchState s = {};
+        KernelWatchStateCheck none = { .no_counters = true };
+        char log[1024];
+        sd_id128_t boot, other;
+
+        CHECK(mkdtemp(strcpy(dir, "/tmp/test-kernel-watch-state.XXXXXX")), "mkdtemp");
+        CHECK_EQ_INT(sd_id128_from_string(BOOT, &boot), 0);
+        CHECK_EQ_INT(sd_id128_from_string(OTHER_BOOT, &other), 0);
+        CHECK_EQ_INT(write_text(KERNEL_WATCH_STATE_FILE,
+                                "boot=" BOOT "\nserial=1\nreported_rdrand=18446744073709551615\n"
+                                "recorded_exhausted_rdrand=18446744073709551615\nrecorded_failed_rdrand=0\n"
+                                "recorded_disabled_rdrand=0\nrecorded_defective_rdrand=0\nreported_rdseed=0\n"
+                                "recorded_exhausted_rdseed=0\nrecorded_failed_rdseed=0\nrecorded_disabled_rdseed=0\n"
+                                "recorded_defective_rdseed=0\n"), 0);
+        CHECK_EQ_INT(restore_logged(boot, &none, &s, log, sizeof(log)), 0);
+        CHECK(sd_id128_equal(s.boot_id, boot) && s.serial == 0 && s.reported[RNG_RDRAND] == 0 &&
+              s.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDRAND] == 0, "the absurd state was taken");
+        CHECK(strstr(log, "Kernel watch: ignoring ") && strstr(log, "/kernel-watch.state: it has 18446744073709551615 "
+                                                                   "RDRAND exhaustions counted by the kernel, but this "
+                                                                   "kernel has no counters\n"), "log: '%s'", log);
+        CHECK(!strchr(strchr(log, '\n') + 1, '\n'), "said more than once: '%s'", log);
+        kernel_watch_state_done(&s);
+
+        /* another boot's: not taken, said (once, not as a warning) */
+        CHECK_EQ_INT(restore_logged(other, &none, &s, log, sizeof(log)), 0);
+        CHECK(sd_id128_equal(s.boot_id, other) && s.serial == 0, "another boot's state was taken");
+        CHECK(strstr(log, "/kernel-watch.state: it is of another boot (" BOOT "); this boot is counted from its start\n"),
+              "log: '%s'", log);
+        CHECK(!strchr(strchr(log, '\n') + 1, '\n'), "said more than once: '%s'", log);
+        kernel_watch_state_done(&s);
+        {
+                char cmd[256];
+
+                snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+                CHECK(system(cmd) == 0, "cleanup");
+        }
+}
+
 int main(void) {
         test_round_trip();
         test_parse_good();
         test_parse_bad();
         test_parse_cut();
         test_check_counters();
+        test_check_summary();
         test_restore();
+        test_restore_refused();
         return test_result("test-kernel-watch-state");
 }

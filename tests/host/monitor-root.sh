@@ -127,6 +127,49 @@ expect_config_error "$dropins/50-x.conf:2" "[Monitor] KernelRoutineIntervalSec=:
 grep -q "1s to 365d" "$tmp/err" && fail "KernelRoutineIntervalSec=1.0000001s: the range is given as the reason"
 echo "ok: KernelRoutineIntervalSec=1.0000001s: $(grep -F 50-x.conf "$tmp/err")"
 
+# --- the kernel watch's state is checked against what it summarises -------
+# The root has no /sys: a kernel without counters. This host has no
+# journal: no kernel message either.
+boot=$(tr -d - </proc/sys/kernel/random/boot_id)
+state() { # boot, serial, cursor line (or ""), then KEY=VALUE overrides of the zero counts
+	local b=$1 serial=$2 cursor=$3 i k
+	shift 3
+	{
+		echo "boot=$b"
+		[ -z "$cursor" ] || echo "cursor=$cursor"
+		echo "serial=$serial"
+		for i in rdrand rdseed; do
+			echo "reported_$i=0"
+			for k in exhausted failed disabled defective; do echo "recorded_${k}_$i=0"; done
+		done
+	} | awk -v set="$*" 'BEGIN { n = split(set, a, " "); for (j = 1; j <= n; j++) { split(a[j], kv, "="); v[kv[1]] = kv[2] } }
+		{ split($0, kv, "="); if (kv[1] in v) print kv[1] "=" v[kv[1]]; else print }' >"$tmp/state/kernel-watch.state"
+}
+reset_root
+printf '[Policy]\nConfidentialVM=yes\n' >"$dropins/20-cvm.conf"
+state "$boot" 1 "" reported_rdrand=18446744073709551615 recorded_exhausted_rdrand=18446744073709551615
+run_monitor STATE_DIRECTORY="$tmp/state"
+[ "$rc" = 124 ] || fail "an absurd state on a kernel without counters: exit $rc, expected to run (not 3)"
+grep -q "exhausted 18446744073709551615x" "$tmp/err" && fail "the absurd state's count was believed"
+n=$(grep -cF "Kernel watch: ignoring $tmp/state/kernel-watch.state: it has 18446744073709551615 RDRAND exhaustions counted by the kernel, but this kernel has no counters" "$tmp/err")
+[ "$n" = 1 ] || fail "the absurd state: refusal said $n times, expected once"
+echo "ok: a state with 2^64-1 RDRAND exhaustions on a kernel without counters: ignored, said once, no verdict from it"
+reset_root
+state "$boot" 1 "s=0;i=1" recorded_exhausted_rdrand=5
+run_monitor STATE_DIRECTORY="$tmp/state"
+[ "$rc" = 124 ] || fail "a state with messages the journal lacks: exit $rc"
+grep -qF "ignoring $tmp/state/kernel-watch.state: it has 5 RDRAND exhausted messages recorded, but this boot's journal holds 0 up to its position" "$tmp/err" ||
+	fail "a state with messages the journal lacks: not refused"
+grep -q "RDRAND exhausted 5x" "$tmp/err" && fail "a state with messages the journal lacks: believed"
+echo "ok: a state with 5 RDRAND messages recorded, none in the journal: ignored"
+reset_root
+state 0123456789abcdef0123456789abcdef 1 "s=0;i=1" recorded_exhausted_rdrand=5
+run_monitor STATE_DIRECTORY="$tmp/state"
+[ "$rc" = 124 ] || fail "another boot's state: exit $rc"
+n=$(grep -cF "ignoring $tmp/state/kernel-watch.state: it is of another boot (0123456789abcdef0123456789abcdef); this boot is counted from its start" "$tmp/err")
+[ "$n" = 1 ] || fail "another boot's state: said $n times, expected once"
+echo "ok: another boot's state: not used, said once"
+
 # --- [Metrics] Path=: only a regular file (or nothing) is replaced --------
 # A device node (made here, never in /dev: the daemon replaced /dev/full
 # with a regular file), a FIFO, a socket, a symbolic link and a directory
