@@ -10,24 +10,29 @@
 #include "probe-json-run.h"
 #include "probe-summary.h"
 
-/* Per bit position: ones counted, and which positions failed. */
+/* Per bit position: ones counted, and which positions failed. The counts
+ * only over at least bit_min_samples values: fewer give values away
+ * (health.h); null then. */
 static int bits_to_json(const HealthResult *h, struct json_object **ret) {
         _cleanup_json_ struct json_object *o = NULL, *ones = NULL, *failed = NULL;
+        bool shown = health_bits_shown(h);
         int r;
 
-        if ((r = json_new_object(&o)) < 0 || (r = json_new_array(&ones)) < 0 || (r = json_new_array(&failed)) < 0)
+        if ((r = json_new_object(&o)) < 0 || (r = json_new_array(&failed)) < 0 ||
+            (shown && (r = json_new_array(&ones)) < 0))
                 return r;
         for (unsigned b = 0; b < 64; b++) {
-                if (b < h->width)
+                if (shown && b < h->width)
                         JSON_ADD(ones, NULL, JSON_U64(h->bit_ones[b]));
                 if (h->failed_bits & (UINT64_C(1) << b))
                         JSON_ADD(failed, NULL, json_object_new_int((int) b));
         }
+        JSON_ADD(o, "min_samples", JSON_U64(h->bit_min_samples));
         JSON_ADD(o, "low_cutoff", JSON_U64(h->bit_low_cutoff));
         JSON_ADD(o, "high_cutoff", JSON_U64(h->bit_high_cutoff));
         JSON_ADD(o, "failed_bits", TAKE_PTR(failed));
-        JSON_ADD(o, "worst_bit", JSON_U64(h->worst_bit));
-        JSON_ADD(o, "worst_bit_ones", JSON_U64(h->bit_ones[h->worst_bit & 63]));
+        JSON_ADD(o, "worst_bit", shown ? JSON_U64(h->worst_bit) : NULL);
+        JSON_ADD(o, "worst_bit_ones", shown ? JSON_U64(h->bit_ones[h->worst_bit & 63]) : NULL);
         JSON_ADD(o, "ones", TAKE_PTR(ones));
         *ret = TAKE_PTR(o);
         return 0;
@@ -45,9 +50,11 @@ static int health_to_json(const HealthResult *h, struct json_object **ret) {
         JSON_ADD(o, "passed", json_object_new_boolean(h->failed == 0));
         JSON_ADD(o, "failed_checks", TAKE_PTR(failed));
         JSON_ADD(o, "samples", JSON_U64(h->samples));
-        JSON_ADD(o, "zeros", JSON_U64(h->zeros));
+        /* the counts only where their check can fail (health.h) */
+        JSON_ADD(o, "rate_min_samples", JSON_U64(h->rate_min_samples));
+        JSON_ADD(o, "zeros", health_rates_shown(h) ? JSON_U64(h->zeros) : NULL);
         JSON_ADD(o, "zeros_cutoff", JSON_U64(h->zeros_cutoff));
-        JSON_ADD(o, "all_ones", JSON_U64(h->all_ones));
+        JSON_ADD(o, "all_ones", health_rates_shown(h) ? JSON_U64(h->all_ones) : NULL);
         JSON_ADD(o, "all_ones_cutoff", JSON_U64(h->all_ones_cutoff));
         JSON_ADD(o, "repeats", JSON_U64(h->repeats));
         JSON_ADD(o, "repeats_cutoff", JSON_U64(h->repeats_cutoff));

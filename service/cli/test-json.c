@@ -162,7 +162,7 @@ static void check_sweep(Hook *h) {
         CHECK(parsed != NULL, "sweep: output does not parse");
         if (!parsed)
                 return;
-        CHECK(strcmp(json_object_get_string(get(parsed, "schema")), "rng-health.probe/2") == 0, "sweep schema");
+        CHECK(strcmp(json_object_get_string(get(parsed, "schema")), "rng-health.probe/3") == 0, "sweep schema");
         CHECK(strcmp(json_object_get_string(get(parsed, "kind")), "sweep") == 0, "sweep kind");
         sweeps = get(parsed, "sweeps");
         CHECK_EQ_INT(json_object_array_length(sweeps), 1);
@@ -230,7 +230,7 @@ int main(void) {
         if (!parsed)
                 return test_result("test-json");
 
-        CHECK(strcmp(json_object_get_string(get(parsed, "schema")), "rng-health.probe/2") == 0, "schema");
+        CHECK(strcmp(json_object_get_string(get(parsed, "schema")), "rng-health.probe/3") == 0, "schema");
         CHECK(strcmp(json_object_get_string(get(parsed, "kind")), "probe") == 0, "kind");
         CHECK(strcmp(json_object_get_string(get(parsed, "verdict")), "exhausted") == 0, "verdict");
         CHECK_EQ_INT(json_object_get_int(get(parsed, "exit_code")), 3);

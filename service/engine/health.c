@@ -34,6 +34,11 @@ double binomial_upper_tail(uint64_t n, double p, uint64_t k) {
                 return 0.0;
         if (p >= 1)
                 return 1.0;
+        /* All n: p^n, exactly where p is a power of two (the sum below
+         * lands an ulp above 2^-41 for 41 fair bits, and the bit check
+         * could not fail at 41 values though 2^-41 <= alpha/2). */
+        if (k == n)
+                return pow(p, (double) n);
 
         mean = (double) n * p;
         if ((double) k <= mean) {
@@ -189,8 +194,37 @@ static void count_bits(uint64_t bit_ones[static 64], const uint64_t *v, size_t n
                 add_plane(bit_ones, v[i], 1);
 }
 
+uint64_t health_min_samples(double p, double log2_alpha) {
+        double est;
+        uint64_t n;
+
+        if (!(p > 0 && p < 1) || !(log2_alpha < 0))
+                return 1;
+        /* p^n <= alpha from n = log2(alpha) / log2(p) on; the check's own
+         * cutoff decides (binomial_critical() <= n: it can fail). */
+        est = ceil(log2_alpha / log2(p));
+        n = est < 1 ? 1 : est > 1e6 ? 1000000 : (uint64_t) est;
+        while (n > 1 && binomial_critical(n - 1, p, log2_alpha) <= n - 1)
+                n--;
+        while (binomial_critical(n, p, log2_alpha) > n)
+                n++;
+        return n;
+}
+
+bool health_bits_shown(const HealthResult *r) {
+        return r->samples >= r->bit_min_samples;
+}
+
+bool health_rates_shown(const HealthResult *r) {
+        return r->samples >= r->rate_min_samples;
+}
+
 static void bit_summary(HealthResult *r) {
         uint64_t worst = 0;
+
+        /* both tails at alpha/2 each: p = 1/2, 2^(log2_alpha - 1) */
+        r->bit_min_samples = health_min_samples(0.5, r->log2_alpha - 1);
+        r->rate_min_samples = r->width > 0 ? health_min_samples(exp2(-(double) r->width), r->log2_alpha) : 1;
 
         health_bit_cutoffs(r->samples, r->log2_alpha, &r->bit_low_cutoff, &r->bit_high_cutoff);
         r->failed_bits |= health_bit_failed(r);

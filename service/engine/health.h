@@ -27,7 +27,23 @@
  * per stream). It catches a stuck bit line, a value narrower than its
  * width (the top bits always 0) and a biased bit. Unlike the checks above it
  * assumes unbiased bits, not only H: RDRAND/RDSEED output is conditioned and
- * claims full entropy. */
+ * claims full entropy.
+ *
+ * What is shown of the values (JSON, the only output with counts of the
+ * values themselves): a statistic over fewer values than its check needs
+ * to be able to fail is not (health_bits_shown(), health_rates_shown()).
+ * A check whose alarm is "all n values have the property" (probability
+ * p^n, p per value) can fail only from n >= log2(alpha) / log2(p) on
+ * (health_min_samples()). Below that, a count of n (every value zero, bit b
+ * set in every value) is no alarm, yet it gives the values (or that bit of
+ * each) away, and at n = 1 the per-bit counts are the value itself. With
+ * alpha = 2^-40: the per-bit counts from 41 values on (p = 1/2 for each
+ * tail at alpha/2: 2^-41), the counts of zeros and all-ones values from 3
+ * (16-bit), 2 (32-bit) and 1 (64-bit). From there on a count that pins a
+ * bit of every value is a failed check (a stuck bit, no secret), and any
+ * other leaves every value's bits open: a column's count of ones over n
+ * values tells of one value's bit I(X; S) = 0.018 bit at n = 41 (1.1 bits
+ * of a 64-bit value), 0.00018 at the default n = 4096. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -83,6 +99,9 @@ typedef struct HealthResult {
         uint64_t bit_low_cutoff, bit_high_cutoff;
         uint64_t failed_bits;     /* bit i set: position i failed */
         unsigned worst_bit;       /* the position furthest from n/2 */
+        /* The values bit balance, and the zero and all-ones rates, need
+         * before they can fail: what their counts are shown from. */
+        uint64_t bit_min_samples, rate_min_samples;
         double log2_alpha;        /* to recompute the cutoffs after a merge */
         unsigned failed; /* HealthCheck mask */
 } HealthResult;
@@ -122,6 +141,18 @@ uint64_t binomial_critical(uint64_t n, double p, double log2_alpha);
 void health_bit_cutoffs(uint64_t n, double log2_alpha, uint64_t *ret_low, uint64_t *ret_high);
 /* The failed positions of a result's counts (mask), for its samples and width. */
 uint64_t health_bit_failed(const HealthResult *r);
+
+/* The fewest values n from which a check that alarms on "all n values
+ * have it" (p per value, at 2^log2_alpha) can fail at all: p^n <= alpha,
+ * n = ceil(log2_alpha / log2(p)), as binomial_critical() (the checks'
+ * cutoffs) has it: binomial_critical(n, p, log2_alpha) <= n. */
+uint64_t health_min_samples(double p, double log2_alpha);
+/* Whether a result's per-bit counts (bit_ones, worst_bit) may be shown:
+ * samples >= bit_min_samples. */
+bool health_bits_shown(const HealthResult *r);
+/* Whether its counts of zeros and all-ones values may: samples >=
+ * rate_min_samples. */
+bool health_rates_shown(const HealthResult *r);
 
 /* Upper bound of the probability that a uniform (healthy) source trips any
  * check in one stream of n values of the given width. */

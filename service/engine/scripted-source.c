@@ -75,6 +75,9 @@ static bool script_draw(void *userdata, uint64_t *ret) {
                 v = splitmix64(&s->rng) & mask(s->width) & ~(UINT64_C(1) << s->param);
                 v |= (s->param2 & 1) << s->param;
                 break;
+        case SCRIPT_VALUES:
+                v = s->n_list > 0 ? s->list[s->values % s->n_list] & mask(s->width) : 0;
+                break;
         case SCRIPT_SIGILL:
 #if defined(__x86_64__) || defined(__i386__)
                 __asm__ volatile("ud2");
@@ -112,6 +115,26 @@ void script_init(Script *s, ScriptKind kind, unsigned width, double rate, uint64
                 },
         };
         s->source.userdata = s;
+}
+
+void script_init_values(Script *s, unsigned width, const uint64_t *list, size_t n) {
+        script_init(s, SCRIPT_VALUES, width, 0, 0, 0, 0);
+        s->list = list;
+        s->n_list = n;
+}
+
+static void run_clear_timing(ProbeRun *r) {
+        r->values_per_sec = r->bytes_per_sec = 0;
+        r->wall_nsec = r->start_nsec = r->end_nsec = 0;
+        r->window.span_nsec = r->window.nsec = 0;
+        r->latency_samples = r->latency_median = r->latency_p99 = 0;
+}
+
+void script_report_clear_timing(ProbeReport *r) {
+        r->wall_nsec = 0;
+        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                for (unsigned j = 0; j < r->instr[i].n_runs; j++)
+                        run_clear_timing(&r->instr[i].runs[j]);
 }
 
 typedef struct Hook {

@@ -19,6 +19,7 @@ typedef enum ScriptKind {
         SCRIPT_ZERO_RATE,   /* delivers 0 (with CF=1) with probability `rate` */
         SCRIPT_STUCK_BIT,   /* uniform, but bit `param` always equals `param2` (0 or 1) */
         SCRIPT_SIGILL,      /* raises SIGILL (ud2): an instruction the CPU lacks */
+        SCRIPT_VALUES,      /* delivers list[0], list[1], ... (n_list of them, then again) */
 } ScriptKind;
 
 typedef struct Script Script;
@@ -28,6 +29,8 @@ struct Script {
         double rate;
         uint64_t param, param2;
         uint64_t rng;      /* splitmix64 state */
+        const uint64_t *list; /* SCRIPT_VALUES: the values, in order */
+        size_t n_list;
         uint64_t tries;    /* draw calls so far */
         uint64_t values;   /* values delivered so far */
         /* Timing, for the window tests. Before the first draw: sleeps
@@ -51,6 +54,16 @@ double splitmix64_double(uint64_t *state);
 
 void script_init(Script *s, ScriptKind kind, unsigned width, double rate, uint64_t param, uint64_t param2,
                  uint64_t seed);
+
+/* SCRIPT_VALUES: a source of width that delivers list[] (n values, not
+ * copied: list must outlive the source) in order, then again. */
+void script_init_values(Script *s, unsigned width, const uint64_t *list, size_t n);
+
+/* Sets every figure of a report's single runs that comes from the clock
+ * (wall times, rates, latencies, run start and end) to 0: two probes of
+ * the same values then give the same report, and the same output. (A
+ * contention run's window depends on the clock through and through.) */
+void script_report_clear_timing(ProbeReport *r);
 
 /* A probe report: RDRAND healthy, RDSEED as the script kind given (rate,
  * param), single-threaded runs of 2048 tries per width, cpuid[] as given

@@ -384,7 +384,54 @@ static void test_bit_counts_exact(void) {
         }
 }
 
+/* What is shown from how many values: the threshold at which each check
+ * can first fail, checked against the checks' own cutoffs (the smallest
+ * n with a cutoff <= n), and the results' flags. */
+static void test_min_samples(void) {
+        const double a = HEALTH_PARAMS_DEFAULT.log2_alpha;
+
+        CHECK_EQ_U64(health_min_samples(0.5, a - 1), 41);
+        for (uint64_t n = 1; n <= 60; n++) {
+                uint64_t low, high;
+
+                health_bit_cutoffs(n, a, &low, &high);
+                CHECK((high <= n) == (n >= 41), "n %" PRIu64 ": bit cutoff %" PRIu64, n, high);
+        }
+        for (unsigned w = 16; w <= 64; w *= 2) {
+                uint64_t min = health_min_samples(exp2(-(double) w), a);
+
+                CHECK_EQ_U64(min, w == 16 ? 3 : w == 32 ? 2 : 1);
+                for (uint64_t n = 1; n <= 8; n++)
+                        CHECK((binomial_critical(n, exp2(-(double) w), a) <= n) == (n >= min),
+                              "width %u n %" PRIu64 ": zero-rate cutoff %" PRIu64, w, n,
+                              binomial_critical(n, exp2(-(double) w), a));
+        }
+        {
+                HealthState s;
+                HealthResult r;
+                uint64_t v[41];
+
+                for (unsigned k = 0; k < 41; k++)
+                        v[k] = k * 2654435761u + 1;
+                CHECK_EQ_INT(health_init(&s, &HEALTH_PARAMS_DEFAULT, 16), 0);
+                health_feed(&s, v, 40);
+                health_finish(&s, &r);
+                CHECK(!health_bits_shown(&r) && health_rates_shown(&r), "40 values: bits %d rates %d",
+                      health_bits_shown(&r), health_rates_shown(&r));
+                health_feed(&s, v + 40, 1);
+                health_finish(&s, &r);
+                CHECK(health_bits_shown(&r), "41 values: bits not shown");
+                CHECK_EQ_U64(r.bit_min_samples, 41);
+                CHECK_EQ_U64(r.rate_min_samples, 3);
+                CHECK_EQ_INT(health_init(&s, &HEALTH_PARAMS_DEFAULT, 16), 0);
+                health_feed(&s, v, 2);
+                health_finish(&s, &r);
+                CHECK(!health_rates_shown(&r), "2 16-bit values: rates shown");
+        }
+}
+
 int main(void) {
+        test_min_samples();
         test_bit_counts_exact();
         test_bit_balance();
         test_cutoffs_nist_table();

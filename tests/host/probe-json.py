@@ -52,7 +52,7 @@ def verdict_from_counts(run_):
 
 
 def check_report(rc, doc, args):
-    check(doc["schema"] == "rng-health.probe/2" and doc["kind"] == "probe", "schema")
+    check(doc["schema"] == "rng-health.probe/3" and doc["kind"] == "probe", "schema")
     check(rc == EXIT[doc["verdict"]], f"exit code {rc} does not match verdict {doc['verdict']}")
     check(rc == doc["exit_code"], "exit_code field")
     params = doc["params"]
@@ -192,6 +192,31 @@ def main():
         check(len(rd["runs"]) == 1 and rd["runs"][0]["width"] == 64, "one 64-bit run")
         check(rd["runs"][0]["attempts"] == 5000, "--count 5000 without --duration: exactly 5000 tries")
 
+    # A drawn value never in the output (rng-health(8)): the issue's
+    # reproduction, one 16-bit RDRAND value, showed its 16 bits as
+    # health.bit_balance.ones. Below their thresholds (health.h) the
+    # per-bit figures and the zero/all-ones counts are null; from them on,
+    # shown. params say what each run made.
+    for count, shown in ((1, False), (40, False), (41, True)):
+        rc, out, err = run(binary, "--json", "--count", str(count), "--threads", "1", "--width", "16",
+                           "--instruction", "rdrand")
+        doc = json.loads(out)
+        check(doc["params"]["max_attempts"] == count and doc["params"]["min_attempts"] == count,
+              f"--count {count}: params {doc['params']['max_attempts']}/{doc['params']['min_attempts']}")
+        rd = doc["instructions"][0]
+        if not rd["executed"]:
+            continue
+        h = rd["runs"][0]["health"]
+        bb = h["bit_balance"]
+        check(h["samples"] == count or rd["runs"][0]["failures"] > 0, f"--count {count}: {h['samples']} values")
+        check(bb["min_samples"] == 41, f"bit_balance.min_samples {bb['min_samples']}")
+        if shown:
+            check(isinstance(bb["ones"], list) and len(bb["ones"]) == 16, f"--count {count}: ones {bb['ones']}")
+        else:
+            check(bb["ones"] is None and bb["worst_bit"] is None and bb["worst_bit_ones"] is None,
+                  f"--count {count}: per-bit figures over {count} values: {bb}")
+        check((h["zeros"] is None) == (count < h["rate_min_samples"]), f"--count {count}: zeros {h['zeros']}")
+
     # The table: verdict first, same exit code class.
     rc2, out, err = run(binary)
     check(out.startswith("Verdict: "), "table starts with the verdict")
@@ -202,7 +227,7 @@ def main():
     rc, out, err = run(binary, "--sweep", "--json", "--width", "64", "--duration", "20ms")
     check(rc == 0, f"sweep exit code {rc}: {err.strip()}")
     sw = json.loads(out)
-    check(sw["schema"] == "rng-health.probe/2" and sw["kind"] == "sweep", "sweep schema")
+    check(sw["schema"] == "rng-health.probe/3" and sw["kind"] == "sweep", "sweep schema")
     n = len(sw["cpus"]["used"])
     points, t = [], 1
     while t < n:

@@ -372,7 +372,7 @@ def compare_sweep(binary, ref, insn, threads):
         for t in points:
             refs[t].append(None)  # placeholder, filled below once the loop size is known
         doc = run_sweep(binary, insn, 64, threads, SWEEP_MSEC)
-        check(doc["schema"] == "rng-health.probe/2" and doc["kind"] == "sweep", f"sweep schema {doc.get('schema')}")
+        check(doc["schema"] == "rng-health.probe/3" and doc["kind"] == "sweep", f"sweep schema {doc.get('schema')}")
         sw = [x for x in doc["sweeps"] if x["instruction"] == insn and x["width"] == 64]
         if not check(len(sw) == 1, f"{insn}: {len(sw)} sweeps of the 64-bit form"):
             return
