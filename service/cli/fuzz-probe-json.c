@@ -26,33 +26,12 @@
 
 #define VALUES_MAX 64
 
-typedef struct Hook {
-        Script script;
-} Hook;
-
-static const RngSource *hook_source(RngInstruction i, unsigned width, unsigned thread, void *userdata) {
-        return &((Hook *) userdata)->script.source;
-}
-
 /* The JSON of one single run over values[0..n) (malloc'ed), and its report. */
 static char *probe_json(unsigned width, const uint64_t *values, size_t n, ProbeReport *rep) {
-        const bool cpuid[2] = { true, true };
         _cleanup_json_ struct json_object *j = NULL;
-        ProbeParams p;
-        Hook h;
         char *s;
 
-        script_init_values(&h.script, width, values, n);
-        probe_params_default(&p);
-        p.instructions = 1u << RNG_RDRAND;
-        p.widths = 1u << rng_width_index(width);
-        p.threads = 1;
-        p.limits = (ProbeLimits) { .budget_usec = 0, .max_attempts = n, .min_attempts = n };
-        p.source = hook_source;
-        p.source_userdata = &h;
-        p.cpuid = cpuid;
-        FUZZ_ASSERT(probe_run_all(&p, NULL, rep) == 0);
-        script_report_clear_timing(rep);
+        script_probe_values(width, values, n, rep);
         FUZZ_ASSERT(probe_report_to_json(rep, &j) == 0);
         s = strdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
         if (!s)

@@ -38,14 +38,6 @@
 /* From 1 to past the per-bit threshold (41 at alpha = 2^-40). */
 #define N_MAX 49
 
-typedef struct Hook {
-        Script script;
-} Hook;
-
-static const RngSource *hook_source(RngInstruction i, unsigned width, unsigned thread, void *userdata) {
-        return &((Hook *) userdata)->script.source;
-}
-
 static uint64_t width_mask(unsigned width) {
         return width == 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
 }
@@ -58,31 +50,18 @@ static void put(FILE *out, const char *what, const char *s) {
 /* Every output of one single run over values[0..n): the probe on a
  * scripted source, its clock figures cleared, then each output. */
 static char *outputs(unsigned width, const uint64_t *values, size_t n, ProbeReport *ret_report) {
-        const bool cpuid[2] = { true, true };
         _cleanup_json_ struct json_object *j = NULL, *rj = NULL;
         char *text = NULL, *s = NULL;
         size_t len = 0, slen = 0;
         ProbeReport rep;
-        ProbeParams p;
         EventFields f = {};
         Report report = {};
         Metrics m = {};
         sd_id128_t boot = { .bytes = { 1 } };
-        Hook h;
         FILE *out, *t;
 
-        script_init_values(&h.script, width, values, n);
-        probe_params_default(&p);
-        p.instructions = 1u << RNG_RDRAND;
-        p.widths = 1u << rng_width_index(width);
-        p.threads = 1;
-        p.limits = (ProbeLimits) { .budget_usec = 0, .max_attempts = n, .min_attempts = n };
-        p.source = hook_source;
-        p.source_userdata = &h;
-        p.cpuid = cpuid;
-        CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
+        script_probe_values(width, values, n, &rep);
         CHECK_EQ_U64(rep.instr[RNG_RDRAND].runs[0].delivered, n);
-        script_report_clear_timing(&rep);
 
         out = open_memstream(&text, &len);
         if (!out)

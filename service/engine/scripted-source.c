@@ -137,6 +137,30 @@ void script_report_clear_timing(ProbeReport *r) {
                         run_clear_timing(&r->instr[i].runs[j]);
 }
 
+static const RngSource *one_source(RngInstruction i, unsigned width, unsigned thread, void *userdata) {
+        return &((Script *) userdata)->source;
+}
+
+void script_probe_values(unsigned width, const uint64_t *values, size_t n, ProbeReport *ret) {
+        const bool cpuid[_RNG_INSTRUCTION_MAX] = { true, true };
+        ProbeParams p;
+        Script s;
+
+        script_init_values(&s, width, values, n);
+        probe_params_default(&p);
+        p.instructions = 1u << RNG_RDRAND;
+        p.widths = 1u << rng_width_index(width);
+        p.threads = 1;
+        p.limits = (ProbeLimits) { .budget_usec = 0, .max_attempts = n, .min_attempts = n };
+        p.source = one_source;
+        p.source_userdata = &s;
+        p.cpuid = cpuid;
+        if (probe_run_all(&p, NULL, ret) < 0 || ret->instr[RNG_RDRAND].n_runs != 1 ||
+            ret->instr[RNG_RDRAND].runs[0].attempts != n)
+                abort();
+        script_report_clear_timing(ret);
+}
+
 typedef struct Hook {
         Script scripts[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS];
 } Hook;

@@ -59,6 +59,11 @@ void script_init(Script *s, ScriptKind kind, unsigned width, double rate, uint64
  * copied: list must outlive the source) in order, then again. */
 void script_init_values(Script *s, unsigned width, const uint64_t *list, size_t n);
 
+/* One probe of RDRAND (CPUID says yes) on one thread: a single run over
+ * values[0..n) at width, exactly n tries, its clock figures cleared
+ * (script_report_clear_timing()). Aborts the test on failure. */
+void script_probe_values(unsigned width, const uint64_t *values, size_t n, ProbeReport *ret);
+
 /* Sets every figure of a report's single runs that comes from the clock
  * (wall times, rates, latencies, run start and end) to 0: two probes of
  * the same values then give the same report, and the same output. (A

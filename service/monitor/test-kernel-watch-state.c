@@ -544,23 +544,11 @@ static void test_restore(void) {
 /* restore() with stderr (its log) in log. */
 static int restore_logged(sd_id128_t boot, const KernelWatchStateCheck *check, KernelWatchState *s, char *log,
                           size_t len) {
-        char tmp[] = "/tmp/test-kernel-watch-state-log.XXXXXX";
-        int fd = mkstemp(tmp), saved = dup(STDERR_FILENO), r;
+        TestStderr c = test_stderr_begin();
         Journal j = {};
-        ssize_t n;
+        int r = kernel_watch_state_restore(dir, boot, check, has_serial, &j, s);
 
-        CHECK(fd >= 0 && saved >= 0, "mkstemp/dup");
-        unsetenv("JOURNAL_STREAM");
-        fflush(stderr);
-        dup2(fd, STDERR_FILENO);
-        r = kernel_watch_state_restore(dir, boot, check, has_serial, &j, s);
-        fflush(stderr);
-        dup2(saved, STDERR_FILENO);
-        close(saved);
-        n = pread(fd, log, len - 1, 0);
-        log[n > 0 ? n : 0] = '\0';
-        close(fd);
-        unlink(tmp);
+        test_stderr_end(&c, log, len);
         return r;
 }
 

@@ -264,22 +264,10 @@ static void test_file(void) {
 /* metrics_file_update() with stderr (its log) in a buffer: the result,
  * and what it logged in log (up to len bytes). */
 static int update_logged(MetricsFile *mf, const char *path, char *log, size_t len) {
-        char tmp[] = "/tmp/test-metrics-log.XXXXXX";
-        int fd = mkstemp(tmp), saved = dup(STDERR_FILENO), r;
-        ssize_t n;
+        TestStderr c = test_stderr_begin();
+        int r = metrics_file_update(mf, path, "x 1\n");
 
-        CHECK(fd >= 0 && saved >= 0, "mkstemp/dup");
-        unsetenv("JOURNAL_STREAM");
-        fflush(stderr);
-        dup2(fd, STDERR_FILENO);
-        r = metrics_file_update(mf, path, "x 1\n");
-        fflush(stderr);
-        dup2(saved, STDERR_FILENO);
-        close(saved);
-        n = pread(fd, log, len - 1, 0);
-        log[n > 0 ? n : 0] = '\0';
-        close(fd);
-        unlink(tmp);
+        test_stderr_end(&c, log, len);
         return r;
 }
 
