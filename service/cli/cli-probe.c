@@ -141,12 +141,12 @@ static int parse_option(int c, const char *arg, ProbeArgs *ret, Seen *seen) {
         case ARG_INSTRUCTION:
                 if (mask_from_arg(arg, (1u << _RNG_INSTRUCTION_MAX) - 1, rng_instruction_from_string,
                                   &seen->instruction, &ret->params.instructions) < 0)
-                        return usage_error("%s: invalid value '%s' (expected rdrand, rdseed or all)", "--instruction", arg);
+                        return invalid_value("--instruction", arg, probe_instructions_expect);
                 return 0;
         case ARG_WIDTH:
                 if (mask_from_arg(arg, (1u << RNG_N_WIDTHS) - 1, rng_width_from_string, &seen->width,
                                   &ret->params.widths) < 0)
-                        return usage_error("%s: invalid value '%s' (expected 16, 32, 64 or all)", "--width", arg);
+                        return invalid_value("--width", arg, probe_widths_expect);
                 return 0;
         case ARG_THREADS:
                 if (probe_threads_from_string(arg, &ret->params.threads) < 0)

@@ -21,7 +21,12 @@ void probe_params_default(ProbeParams *ret) {
         };
 }
 
-/* Their bounds in words: a bound that changes fails the build here. */
+/* The words each list takes ("all": every one)... */
+const char probe_instructions_expect[] = "rdrand, rdseed or all";
+_Static_assert(_RNG_INSTRUCTION_MAX == 2, "probe_instructions_expect[] names every instruction");
+const char probe_widths_expect[] = "16, 32, 64 or all";
+_Static_assert(RNG_N_WIDTHS == 3, "probe_widths_expect[] names every width");
+/* ... and the bounds in words: a bound that changes fails the build here. */
 const char probe_threads_expect[] = "all or a number of threads from 1 to 1024";
 _Static_assert(PROBE_THREADS_MAX == 1024, "probe_threads_expect[] names the bound");
 const char probe_max_attempts_expect[] = "a number of tries from 1 to 4294967296";

@@ -36,8 +36,14 @@ static int for_each_word(const ConfigKey *k, const char *value, void *field, cha
 }
 
 static int mask_word(const ConfigKey *k, const char *w, void *field, char *msg, size_t len) {
-        int bit = k->word(w);
+        int bit;
 
+        /* the command line's word for every one */
+        if (strcmp(w, "all") == 0) {
+                *(unsigned *) field = (unsigned) k->max;
+                return 0;
+        }
+        bit = k->word(w);
         if (bit < 0) {
                 snprintf(msg, len, "invalid %s '%s' (expected %s)", k->what, w, k->expect);
                 return -EINVAL;

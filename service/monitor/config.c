@@ -80,10 +80,10 @@ typedef struct ParseState {
 
 static const ConfigKey config_keys[] = {
         KEY("Probe", "Instructions", config_parse_mask, probe.instructions, .max = (1u << _RNG_INSTRUCTION_MAX) - 1,
-            .what = "instruction", .expect = "rdrand, rdseed", .word = rng_instruction_from_string,
+            .what = "instruction", .expect = probe_instructions_expect, .word = rng_instruction_from_string,
             .set = offsetof(Config, instructions_set)),
         KEY("Probe", "Widths", config_parse_mask, probe.widths, .max = (1u << RNG_N_WIDTHS) - 1, .what = "width",
-            .expect = "16, 32, 64", .word = rng_width_from_string, .set = offsetof(Config, widths_set)),
+            .expect = probe_widths_expect, .word = rng_width_from_string, .set = offsetof(Config, widths_set)),
         KEY("Probe", "Threads", config_parse_threads, probe.threads, .where = WHERE_THREADS),
         KEY("Probe", "BudgetSec", config_parse_time, probe.limits.budget_usec, .min = 1, .max = PROBE_BUDGET_USEC_MAX,
             .what = "time", .expect = "1us to 1s per run, e.g. 2ms"),

@@ -231,6 +231,10 @@ static void test_errors(void) {
                 { "[Probe]\nThreads=1\nMaxAttempts=2048\n[Thresholds]\nExhaustedMinLoopFailures=205\nKernelRetries=10\n", 6,
                   "[Thresholds] KernelRetries=", "10 per failed kernel loop" },
                 { "[Policy]\nFailsOn=broken\n", 2, "[Policy] FailsOn=", "unknown key" },
+                /* the command line's words (probe.h) */
+                { "[Probe]\nWidths=8\n", 2, "[Probe] Widths=", "invalid width '8' (expected 16, 32, 64 or all)" },
+                { "[Probe]\nInstructions=rdtsc\n", 2, "[Probe] Instructions=",
+                  "invalid instruction 'rdtsc' (expected rdrand, rdseed or all)" },
                 /* within 1s to 365d, but finer than a microsecond: said so, not the range */
                 { "[Monitor]\nKernelRoutineIntervalSec=1.0000001s\n", 2, "[Monitor] KernelRoutineIntervalSec=",
                   "invalid interval '1.0000001s' (finer than a microsecond, the smallest step)" },
@@ -486,6 +490,11 @@ static void test_precedence(void) {
         write_file("/etc/rng-health/rng-health.conf.d/20.conf", "[Probe]\nWidths=\nWidths=32\n");
         CHECK_EQ_INT(load(&c, &e), 0);
         CHECK_EQ_INT(c.probe.widths, 1u << 1);
+        /* "all", the command line's word, as well */
+        write_file("/etc/rng-health/rng-health.conf.d/30.conf", "[Probe]\nWidths=all\nInstructions=rdseed\nInstructions=all\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK_EQ_INT(c.probe.widths, 7);
+        CHECK_EQ_INT(c.probe.instructions, 3);
 }
 
 /* A file name, an unknown key or section and a value

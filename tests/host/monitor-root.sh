@@ -107,7 +107,8 @@ expect_config_error "$root/run/rng-health/rng-health.conf.d" "is not a directory
 echo "ok: rng-health.conf.d as a regular file (in /run): exit 78, $(grep -F 'not a directory' "$tmp/err")"
 
 # --- Threads=, MaxAttempts=, KernelRetries=: the command line's bounds and words
-for kv in "Probe Threads 1025 all or a number of threads from 1 to 1024" \
+for kv in "Probe Widths 8 16, 32, 64 or all" "Probe Instructions rdtsc rdrand, rdseed or all" \
+	"Probe Threads 1025 all or a number of threads from 1 to 1024" \
 	"Probe MaxAttempts 0 a number of tries from 1 to 4294967296" \
 	"Thresholds KernelRetries 1001 a number of tries from 1 to 1000"; do
 	read -r section key value words <<<"$kv"
@@ -117,7 +118,7 @@ for kv in "Probe Threads 1025 all or a number of threads from 1 to 1024" \
 	expect_config_error "$dropins/50-x.conf:2" "[$section] $key=: invalid "
 	grep -qF "'$value' (expected $words)" "$tmp/err" || fail "$key=$value: not the command line's words '$words'"
 done
-echo "ok: Threads=1025, MaxAttempts=0, KernelRetries=1001: the bounds in the command line's words"
+echo "ok: Widths=8, Instructions=rdtsc, Threads=1025, MaxAttempts=0, KernelRetries=1001: the command line's words"
 
 # --- a time finer than a microsecond: said so, not a range it meets --------
 reset_root
