@@ -3,6 +3,7 @@
 # `rng-health report` where there is nothing it could read is an error
 # that says which, never "No rng-health events in the journal." (exit 0):
 # no journal files at all: exit 66; files this user may not read: exit 77.
+# The monitor's kernel watch tells the two apart in the same words.
 # This host has no journald: the first case as root and as nobody; the
 # second in a mount namespace with a system journal file only root may
 # read (unshare -m, tmpfs on /run: nothing outside the test changes).
@@ -56,6 +57,12 @@ unshare -m bash -euo pipefail -c '
 	out=$("$rh" report 2>&1) && rc=0 || rc=$?
 	[ "$rc" = 0 ] && [ "$out" = "No rng-health events in the journal." ] || { echo "FAIL: as root: exit $rc, $out"; exit 1; }
 	echo "ok: the same as root: exit 0, $out"
+	# the daemon says the same of its kernel watch
+	err=$(timeout -s TERM 3 setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		env -u NOTIFY_SOCKET -u STATE_DIRECTORY -u JOURNAL_STREAM "$rh" monitor --root /nonexistent 2>&1 >/dev/null) || :
+	grep -qF "Kernel watch: ${denied#rng-health report: }: the kernel'"'"'s RNG messages are not followed" <<<"$err" ||
+		{ echo "FAIL: monitor as nobody: $err"; exit 1; }
+	echo "ok: monitor as nobody: the kernel watch says the journal is not readable by this user"
 	# the directory itself closed to others: no permission either
 	chmod 0700 "/run/log/journal/$mid"
 	err=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$rh" report 2>&1 >/dev/null) && rc=0 || rc=$?
