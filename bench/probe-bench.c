@@ -224,7 +224,7 @@ int main(int argc, char *argv[]) {
         double best_tight = 0, best_probe_draw = 0, best_probe_wall = 0, best_any_bytes = 0;
         double ratio_draw[REPS], ratio_wall[REPS];
 
-        if (!rng_cpuid_supported(RNG_RDRAND)) {
+        if (!rng_source_advertised(RNG_SOURCE_RDRAND)) {
                 fprintf(stderr, "probe-bench: CPUID does not advertise RDRAND\n");
                 return 77;
         }
@@ -236,7 +236,7 @@ int main(int argc, char *argv[]) {
                 ProbeRun r;
                 double t1 = tight_loop_rate(), t2;
 
-                if (probe_run_single(rng_source_hardware(RNG_RDRAND, 64), &lim, &hp, &vp, &r) < 0)
+                if (probe_run_single(rng_source_hardware(RNG_SOURCE_RDRAND, 64), &lim, &hp, &vp, &r) < 0)
                         return 1;
                 t2 = tight_loop_rate();
                 double wall = r.delivered / (r.wall_nsec / 1e9);
@@ -254,7 +254,7 @@ int main(int argc, char *argv[]) {
         for (unsigned w = 16; w <= 64; w *= 2) {
                 ProbeRun r;
                 ProbeLimits l = { .budget_usec = 0, .max_attempts = N / 4, .min_attempts = 0 };
-                if (probe_run_single(rng_source_hardware(RNG_RDRAND, w), &l, &hp, &vp, &r) < 0)
+                if (probe_run_single(rng_source_hardware(RNG_SOURCE_RDRAND, w), &l, &hp, &vp, &r) < 0)
                         return 1;
                 width_bytes[w] = r.bytes_per_sec;
                 if (r.bytes_per_sec > best_any_bytes)

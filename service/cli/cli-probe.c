@@ -139,7 +139,7 @@ static int parse_option(int c, const char *arg, ProbeArgs *ret, Seen *seen) {
 
         switch (c) {
         case ARG_INSTRUCTION:
-                if (mask_from_arg(arg, (1u << _RNG_INSTRUCTION_MAX) - 1, rng_instruction_from_string,
+                if (mask_from_arg(arg, (1u << _RNG_SOURCE_MAX) - 1, rng_source_from_name,
                                   &seen->instruction, &ret->params.instructions) < 0)
                         return invalid_value("--instruction", arg, probe_instructions_expect);
                 return 0;
@@ -253,7 +253,7 @@ static void progress_cb(const ProbeRun *run, unsigned index, unsigned total, voi
         if (p->planned_usec <= 2000000 && now_nsec() - p->start_nsec <= 2000000000u)
                 return;
         fprintf(stderr, "\r\033[K[%u/%u] %s %u-bit %s, %u thread%s...", index + 1, total,
-                rng_instruction_upper_to_string(run->instruction), run->width, probe_mode_to_string(run->mode),
+                rng_source_display_name(run->instruction), run->width, probe_mode_to_string(run->mode),
                 run->threads, run->threads == 1 ? "" : "s");
         fflush(stderr);
         p->shown = true;
@@ -301,7 +301,7 @@ static int run_sweep(const ProbeArgs *args, const KernelState *kernel) {
 
 int verb_probe(int argc, char *argv[]) {
         _cleanup_json_ struct json_object *j = NULL;
-        RngPresence presence[_RNG_INSTRUCTION_MAX];
+        RngPresence presence[_RNG_SOURCE_MAX];
         Progress progress = { .start_nsec = now_nsec() };
         KernelState kernel;
         ProbeReport report;

@@ -106,8 +106,8 @@ int probe_run_kernel_during_to_json(const ProbeRun *r, struct json_object **ret)
         k = json_new_object(&o);
         if (k < 0)
                 return k;
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                JSON_ADD(o, rng_instruction_to_string(i), JSON_U64(probe_run_kernel_exhausted(r, i)));
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
+                JSON_ADD(o, rng_source_name(i), JSON_U64(probe_run_kernel_exhausted(r, i)));
         *ret = TAKE_PTR(o);
         return 0;
 }

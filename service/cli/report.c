@@ -148,8 +148,8 @@ static ReportBoot *find_boot(Report *r, sd_id128_t boot_id) {
 static ReportInstruction *find_instruction(ReportBoot *b, const EventFields *f) {
         const char *name = event_fields_get(f, "RNG_INSTRUCTION");
 
-        for (int i = 0; name && i < _RNG_INSTRUCTION_MAX; i++)
-                if (strcmp(name, rng_instruction_upper_to_string(i)) == 0)
+        for (int i = 0; name && i < _RNG_SOURCE_MAX; i++)
+                if (strcmp(name, rng_source_display_name(i)) == 0)
                         return &b->instr[i];
         return NULL;
 }

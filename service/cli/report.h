@@ -44,7 +44,7 @@ typedef struct ReportBoot {
         /* Routine failures (RDSEED's, RNG_ROUTINE=1): their count, and the
          * count and time of the records that carry an interval, for a rate. */
         uint64_t routine_failures, routine_rated, routine_interval_usec;
-        ReportInstruction instr[_RNG_INSTRUCTION_MAX];
+        ReportInstruction instr[_RNG_SOURCE_MAX];
 } ReportBoot;
 
 typedef struct Report {

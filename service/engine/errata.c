@@ -37,7 +37,7 @@ const Erratum errata_table[] = {
                 .id = "amd-zen5-rdseed",
                 .vendor = "AuthenticAMD",
                 .family = 0x1a, .model_min = 0x00, .model_max = 0x7f, .stepping = -1,
-                .instruction = RNG_RDSEED,
+                .instruction = RNG_SOURCE_RDSEED,
                 .widths = 1u << 0 | 1u << 1, /* RDSEED16, RDSEED32 */
                 .symptom = HEALTH_ZERO_RATE | HEALTH_STUCK_ZERO,
                 .kernel_reason_id = "zen5-rdseed32",
@@ -58,7 +58,7 @@ const Erratum errata_table[] = {
                 .id = "amd-cyan-skillfish-rdseed",
                 .vendor = "AuthenticAMD",
                 .family = 0x17, .model_min = 0x47, .model_max = 0x47, .stepping = 0,
-                .instruction = RNG_RDSEED,
+                .instruction = RNG_SOURCE_RDSEED,
                 .widths = 1u << 0 | 1u << 1 | 1u << 2,
                 .symptom = _HEALTH_CHECK_ALL & ~HEALTH_EMPTY,
                 .kernel_reason_id = "amd-unreliable",
@@ -73,7 +73,7 @@ const Erratum errata_table[] = {
                 .id = "amd-fam15h-rdrand-resume",
                 .vendor = "AuthenticAMD",
                 .family = 0x15, .model_min = 0x00, .model_max = 0xff, .stepping = -1,
-                .instruction = RNG_RDRAND,
+                .instruction = RNG_SOURCE_RDRAND,
                 .widths = 1u << 0 | 1u << 1 | 1u << 2,
                 .symptom = HEALTH_ONES_RATE | HEALTH_STUCK_ONES,
                 .kernel_reason_id = "amd-suspend",
@@ -90,7 +90,7 @@ const Erratum errata_table[] = {
                 .id = "amd-fam16h-rdrand-resume",
                 .vendor = "AuthenticAMD",
                 .family = 0x16, .model_min = 0x00, .model_max = 0xff, .stepping = -1,
-                .instruction = RNG_RDRAND,
+                .instruction = RNG_SOURCE_RDRAND,
                 .widths = 1u << 0 | 1u << 1 | 1u << 2,
                 .symptom = HEALTH_ONES_RATE | HEALTH_STUCK_ONES,
                 .kernel_reason_id = "amd-suspend",
@@ -159,7 +159,7 @@ ErratumKernel erratum_kernel_hides(const Erratum *e, const CpuId *cpu) {
         return ERRATUM_KERNEL_HIDES; /* a patch level the kernel does not list */
 }
 
-const Erratum *errata_kernel_hides(const CpuId *cpu, RngInstruction i, ErratumKernel *ret) {
+const Erratum *errata_kernel_hides(const CpuId *cpu, RngSourceId i, ErratumKernel *ret) {
         for (size_t k = 0; k < errata_table_size; k++) {
                 ErratumKernel h;
 

@@ -31,7 +31,7 @@ typedef struct Erratum {
         unsigned family;
         unsigned model_min, model_max; /* inclusive */
         int stepping;            /* -1: any */
-        RngInstruction instruction;
+        RngSourceId instruction;
         unsigned widths;         /* bit mask: 16 → 1<<0, 32 → 1<<1, 64 → 1<<2 */
         unsigned symptom;        /* HealthCheck mask: any of these failed is the symptom */
         const char *kernel_reason_id; /* KernelReason id that is evidence too, or NULL */
@@ -55,11 +55,11 @@ typedef struct Erratum {
 
 /* One observed result of the probe. */
 typedef struct ErratumObservation {
-        RngInstruction instruction;
+        RngSourceId instruction;
         unsigned width;         /* 16, 32, 64; 0: no run (only kernel evidence) */
         bool broken;            /* the verdict was broken */
         unsigned failed;        /* HealthCheck mask */
-        KernelInstructionState kernel; /* the kernel's state for the instruction */
+        KernelSourceState kernel; /* the kernel's state for the instruction */
 } ErratumObservation;
 
 typedef enum ErratumMatch {
@@ -86,7 +86,7 @@ typedef enum ErratumKernel {
 ErratumKernel erratum_kernel_hides(const Erratum *e, const CpuId *cpu);
 /* The first entry for instruction i that the kernel hides it for on cpu;
  * NULL (and *ret ERRATUM_KERNEL_NONE) if none. */
-const Erratum *errata_kernel_hides(const CpuId *cpu, RngInstruction i, ErratumKernel *ret);
+const Erratum *errata_kernel_hides(const CpuId *cpu, RngSourceId i, ErratumKernel *ret);
 
 /* Whether the observations show e's symptom. */
 bool erratum_symptom_present(const Erratum *e, const ErratumObservation *obs, size_t n_obs);

@@ -19,8 +19,8 @@
 #define KERNEL_COUNTERS_DIR KERNEL_RNG_SYSFS_DIR
 
 typedef struct KernelCounters {
-        uint64_t retried[_RNG_INSTRUCTION_MAX];
-        uint64_t exhausted[_RNG_INSTRUCTION_MAX];
+        uint64_t retried[_RNG_SOURCE_MAX];
+        uint64_t exhausted[_RNG_SOURCE_MAX];
 } KernelCounters;
 
 /* Parse one sysfs value: decimal digits, an optional trailing newline,
@@ -29,7 +29,7 @@ int kernel_counter_parse(const char *text, size_t len, uint64_t *ret);
 
 /* The path of one counter file below root (NULL or "/": the real one).
  * name is "retried" or "exhausted". -ENAMETOOLONG if it does not fit. */
-int kernel_counter_path(const char *root, RngInstruction i, const char *name, char *buf, size_t size);
+int kernel_counter_path(const char *root, RngSourceId i, const char *name, char *buf, size_t size);
 
 /* Read all four counters below root (NULL: "/"). -ENOENT if the kernel has
  * no counters; another -errno if one is unreadable or malformed. */
@@ -39,4 +39,4 @@ int kernel_counters_read(const char *root, KernelCounters *ret);
  * with the series wake a POLLPRI poller when it grows; each wake-up is
  * re-armed by reading from offset 0 (already done once here). Returns the
  * fd; -ENOENT without the counter. */
-int kernel_counter_open_poll(const char *root, RngInstruction i);
+int kernel_counter_open_poll(const char *root, RngSourceId i);

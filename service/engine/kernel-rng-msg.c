@@ -43,11 +43,11 @@ static bool scan_literal(Scan *s, const char *lit) {
         return true;
 }
 
-static bool scan_instruction(Scan *s, RngInstruction *ret) {
+static bool scan_instruction(Scan *s, RngSourceId *ret) {
         if (scan_literal(s, "RDRAND"))
-                *ret = RNG_RDRAND;
+                *ret = RNG_SOURCE_RDRAND;
         else if (scan_literal(s, "RDSEED"))
-                *ret = RNG_RDSEED;
+                *ret = RNG_SOURCE_RDSEED;
         else
                 return false;
         return true;
@@ -105,7 +105,7 @@ int kernel_rng_msg_parse(const char *msg, size_t len, KernelRngMsg *ret) {
         /* The original 2024 posting's WARN_ONCE text is the whole record. */
         if (record_equals(msg, len, "RDRAND failed") || record_equals(msg, len, "RDSEED failed")) {
                 m.kind = KERNEL_RNG_MSG_FAILED;
-                m.instruction = msg[2] == 'R' ? RNG_RDRAND : RNG_RDSEED;
+                m.instruction = msg[2] == 'R' ? RNG_SOURCE_RDRAND : RNG_SOURCE_RDSEED;
                 *ret = m;
                 return 1;
         }
@@ -116,7 +116,7 @@ int kernel_rng_msg_parse(const char *msg, size_t len, KernelRngMsg *ret) {
             memcmp(msg + len - strlen("RDRAND is defective."), "RDRAND is defective.",
                    strlen("RDRAND is defective.")) == 0) {
                 m.kind = KERNEL_RNG_MSG_DEFECTIVE;
-                m.instruction = RNG_RDRAND;
+                m.instruction = RNG_SOURCE_RDRAND;
                 *ret = m;
                 return 1;
         }

@@ -49,7 +49,7 @@ Verdict kernel_rng_msg_kind_verdict(KernelRngMsgKind k);
 
 typedef struct KernelRngMsg {
         KernelRngMsgKind kind;
-        RngInstruction instruction;
+        RngSourceId instruction;
         bool have_cpu;             /* exhausted only */
         unsigned cpu;
         unsigned tries;            /* exhausted only, else 0 */

@@ -41,16 +41,16 @@ DEFINE_STRING_TABLE_TO_STRING(kernel_reason_source, KernelReasonSource, reason_s
 
 /* Linux 6.12, verbatim. */
 static const KernelReason reason_table[] = {
-        { RNG_RDRAND, "self-test",
+        { RNG_SOURCE_RDRAND, "self-test",
           "RDRAND is not reliable on this platform; disabling.",
           "arch/x86/kernel/cpu/rdrand.c boot self-test" },
-        { RNG_RDSEED, "amd-unreliable",
+        { RNG_SOURCE_RDSEED, "amd-unreliable",
           "RDSEED is not reliable on this platform; disabling.",
           "arch/x86/kernel/cpu/amd.c" },
-        { RNG_RDSEED, "zen5-rdseed32",
+        { RNG_SOURCE_RDSEED, "zen5-rdseed32",
           "RDSEED32 is broken. Disabling the corresponding CPUID bit.",
           "arch/x86/kernel/cpu/amd.c (Zen5 erratum)" },
-        { RNG_RDRAND, "amd-suspend",
+        { RNG_SOURCE_RDRAND, "amd-suspend",
           "BIOS may not properly restore RDRAND after suspend, hiding RDRAND via CPUID. Use rdrand=force to reenable.",
           "arch/x86/kernel/cpu/amd.c (family 15h/16h)" },
 };
@@ -114,10 +114,10 @@ bool kernel_cpuinfo_has_flag(const char *text, size_t len, const char *flag) {
         return kernel_cpuinfo_count_flag(text, len, flag, NULL) > 0;
 }
 
-int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_INSTRUCTION_MAX]) {
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_SOURCE_MAX]) {
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
                 size_t lines;
-                int n = kernel_cpuinfo_count_flag(text, len, rng_instruction_to_string(i), &lines);
+                int n = kernel_cpuinfo_count_flag(text, len, rng_source_name(i), &lines);
 
                 if (n < 0)
                         return n;
@@ -152,16 +152,16 @@ bool kernel_cmdline_has_word(const char *cmdline, size_t len, const char *word) 
         return false;
 }
 
-#define STATE(kind, id, text, source) ((KernelInstructionState) { (kind), (id), (text), (source) })
+#define STATE(kind, id, text, source) ((KernelSourceState) { (kind), (id), (text), (source) })
 
-void kernel_state_build(KernelState *ret, const RngPresence presence[_RNG_INSTRUCTION_MAX],
-                        bool cpuinfo_ok, const bool flags[_RNG_INSTRUCTION_MAX],
+void kernel_state_build(KernelState *ret, const RngPresence presence[_RNG_SOURCE_MAX],
+                        bool cpuinfo_ok, const bool flags[_RNG_SOURCE_MAX],
                         bool nordrand, KernelLogState log,
-                        const KernelReason *const reasons[_RNG_INSTRUCTION_MAX]) {
+                        const KernelReason *const reasons[_RNG_SOURCE_MAX]) {
         *ret = (KernelState) { .log = log };
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                KernelInstructionState *s = &ret->instr[i];
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+                KernelSourceState *s = &ret->instr[i];
                 const RngPresence *p = &presence[i];
                 const char *unknown = log == KERNEL_LOG_UNREADABLE ? "unknown (kernel log not readable)"
                                                                    : "unknown (no reason in kernel log)";
@@ -190,7 +190,7 @@ void kernel_state_build(KernelState *ret, const RngPresence presence[_RNG_INSTRU
                                    KERNEL_REASON_CPU);
                 else if (reasons[i])
                         *s = STATE(KERNEL_STATE_DISABLED, reasons[i]->id, reasons[i]->message, KERNEL_REASON_KERNEL_LOG);
-                else if (i == RNG_RDRAND && nordrand)
+                else if (i == RNG_SOURCE_RDRAND && nordrand)
                         *s = STATE(KERNEL_STATE_DISABLED, "nordrand", "nordrand on the kernel command line",
                                    KERNEL_REASON_CMDLINE);
                 else
@@ -209,7 +209,7 @@ int kernel_cpuinfo_read(const char *root, char **ret, size_t *ret_len) {
         return read_small_file(p, PROC_READ_MAX, ret, ret_len);
 }
 
-KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RNG_INSTRUCTION_MAX]) {
+KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RNG_SOURCE_MAX]) {
         _cleanup_close_ int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
         char buf[8192];
 
@@ -243,7 +243,7 @@ static const char *const retries_source_names[_KERNEL_RETRIES_SOURCE_MAX] = {
 
 DEFINE_STRING_TABLE_TO_STRING(kernel_retries_source, KernelRetriesSource, retries_source_names)
 
-uint64_t kernel_retries_for(const KernelState *kernel, RngInstruction i, uint64_t override,
+uint64_t kernel_retries_for(const KernelState *kernel, RngSourceId i, uint64_t override,
                             KernelRetriesSource *ret_source, const char **ret_why) {
         KernelRetriesSource src;
         const char *why;
@@ -253,7 +253,7 @@ uint64_t kernel_retries_for(const KernelState *kernel, RngInstruction i, uint64_
                 src = KERNEL_RETRIES_OVERRIDE;
                 why = "set by KernelRetries= or --kernel-retries";
                 n = override;
-        } else if (i == RNG_RDRAND) {
+        } else if (i == RNG_SOURCE_RDRAND) {
                 src = kernel ? (kernel->retry_series ? KERNEL_RETRIES_SERIES : KERNEL_RETRIES_STOCK)
                              : KERNEL_RETRIES_ASSUMED;
                 why = "every kernel retries RDRAND 10 times (RDRAND_RETRY_LOOPS)";
@@ -275,15 +275,15 @@ uint64_t kernel_retries_for(const KernelState *kernel, RngInstruction i, uint64_
         return n;
 }
 
-static KernelLogState scan_kmsg(const KernelReason *reasons[_RNG_INSTRUCTION_MAX], void *userdata) {
+static KernelLogState scan_kmsg(const KernelReason *reasons[_RNG_SOURCE_MAX], void *userdata) {
         return kernel_log_scan("/dev/kmsg", reasons);
 }
 
-int kernel_state_read(const RngPresence presence[_RNG_INSTRUCTION_MAX], KernelLogScanFn scan, void *userdata,
+int kernel_state_read(const RngPresence presence[_RNG_SOURCE_MAX], KernelLogScanFn scan, void *userdata,
                       KernelState *ret) {
         _cleanup_free_ char *cpuinfo = NULL, *cmdline = NULL;
-        const KernelReason *reasons[_RNG_INSTRUCTION_MAX] = {};
-        bool flags[_RNG_INSTRUCTION_MAX] = {}, cpuinfo_ok = false, nordrand = false, need_log = false;
+        const KernelReason *reasons[_RNG_SOURCE_MAX] = {};
+        bool flags[_RNG_SOURCE_MAX] = {}, cpuinfo_ok = false, nordrand = false, need_log = false;
         KernelLogState log = KERNEL_LOG_NOT_NEEDED;
         size_t len;
         int r;
@@ -298,7 +298,7 @@ int kernel_state_read(const RngPresence presence[_RNG_INSTRUCTION_MAX], KernelLo
 
         /* The log is read for an instruction the kernel disabled (CPUID has
          * it, the flag is gone) or hid (CPUID lacks it, yet it executes). */
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
                 need_log = need_log || (cpuinfo_ok && presence[i].executes && !flags[i]);
         if (need_log)
                 log = (scan ?: scan_kmsg)(reasons, userdata);

@@ -34,12 +34,12 @@ typedef enum KernelReasonSource {
 
 const char *kernel_reason_source_to_string(KernelReasonSource s); /* "kernel-log", ... */
 
-typedef struct KernelInstructionState {
+typedef struct KernelSourceState {
         KernelStateKind state;
         const char *reason_id; /* short machine-readable id, NULL when enabled */
         const char *reason;    /* human-readable reason, NULL when enabled */
         KernelReasonSource reason_source;
-} KernelInstructionState;
+} KernelSourceState;
 
 typedef enum KernelLogState {
         KERNEL_LOG_NOT_NEEDED, /* nothing disabled or hidden: the log was not read */
@@ -72,7 +72,7 @@ typedef enum KernelRetriesSource {
 const char *kernel_retries_source_to_string(KernelRetriesSource s); /* "stock", "series", ... */
 
 typedef struct KernelState {
-        KernelInstructionState instr[_RNG_INSTRUCTION_MAX];
+        KernelSourceState instr[_RNG_SOURCE_MAX];
         KernelLogState log;
         bool retry_series; /* KERNEL_RNG_SYSFS_DIR exists */
 } KernelState;
@@ -80,12 +80,12 @@ typedef struct KernelState {
 /* Tries per call of the kernel's loop for instruction i: the override if
  * nonzero, else from the kernel (NULL: not read, a stock kernel assumed).
  * *ret_source says which, *ret_why says why in a sentence. */
-uint64_t kernel_retries_for(const KernelState *kernel, RngInstruction i, uint64_t override,
+uint64_t kernel_retries_for(const KernelState *kernel, RngSourceId i, uint64_t override,
                             KernelRetriesSource *ret_source, const char **ret_why);
 
 /* One entry of the reason table. */
 typedef struct KernelReason {
-        RngInstruction instruction;
+        RngSourceId instruction;
         const char *id;
         const char *message; /* verbatim kernel message, matched as a substring */
         const char *source;  /* where the kernel prints it */
@@ -108,26 +108,26 @@ bool kernel_cpuinfo_has_flag(const char *text, size_t len, const char *flag);
 
 /* Parse /proc/cpuinfo text: ret[i] is true if every "flags" line has the
  * instruction's flag. -EBADMSG if there is no flags line. */
-int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_INSTRUCTION_MAX]);
+int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_SOURCE_MAX]);
 
 /* Whether the kernel command line (before a "--") holds the word. */
 bool kernel_cmdline_has_word(const char *cmdline, size_t len, const char *word);
 
 /* Combine the pieces into per-instruction states. reasons[i] is the matched
  * log entry or NULL. cpuinfo_ok=false means the flags are unknown. */
-void kernel_state_build(KernelState *ret, const RngPresence presence[_RNG_INSTRUCTION_MAX],
-                        bool cpuinfo_ok, const bool flags[_RNG_INSTRUCTION_MAX],
+void kernel_state_build(KernelState *ret, const RngPresence presence[_RNG_SOURCE_MAX],
+                        bool cpuinfo_ok, const bool flags[_RNG_SOURCE_MAX],
                         bool nordrand, KernelLogState log,
-                        const KernelReason *const reasons[_RNG_INSTRUCTION_MAX]);
+                        const KernelReason *const reasons[_RNG_SOURCE_MAX]);
 
 /* Read kernel log records from path (/dev/kmsg: one record per read(),
  * until EAGAIN) and fill reasons[] with matches. */
-KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RNG_INSTRUCTION_MAX]);
+KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RNG_SOURCE_MAX]);
 
 /* A reader of this boot's kernel messages: fills reasons[] with the
  * matches of kernel_reason_match(). The CLI reads /dev/kmsg; the daemon,
  * which may not (no CAP_SYSLOG), the journal's kernel transport. */
-typedef KernelLogState (*KernelLogScanFn)(const KernelReason *reasons[_RNG_INSTRUCTION_MAX], void *userdata);
+typedef KernelLogState (*KernelLogScanFn)(const KernelReason *reasons[_RNG_SOURCE_MAX], void *userdata);
 
 /* Read everything from /proc, and the kernel log (scan, NULL: /dev/kmsg)
  * only when an instruction was disabled or hidden (the log can be
@@ -135,5 +135,5 @@ typedef KernelLogState (*KernelLogScanFn)(const KernelReason *reasons[_RNG_INSTR
  * problem is described in the reasons). Returns 0; -errno if /proc/cpuinfo
  * cannot be read, -EBADMSG if it has no "flags" line (the state is then
  * unknown): for the caller to log. The kernel log is never an error. */
-int kernel_state_read(const RngPresence presence[_RNG_INSTRUCTION_MAX], KernelLogScanFn scan, void *userdata,
+int kernel_state_read(const RngPresence presence[_RNG_SOURCE_MAX], KernelLogScanFn scan, void *userdata,
                       KernelState *ret);

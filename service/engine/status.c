@@ -9,16 +9,16 @@
 #include "format-util.h"
 #include "status.h"
 
-static void format_instruction(const ProbeReport *r, RngInstruction i, char *buf, size_t len) {
+static void format_instruction(const ProbeReport *r, RngSourceId i, char *buf, size_t len) {
         /* "RDSEED exhausted: 72 % of tries failed, 3.31k values needed >1 try (the kernel seeds from
          * RDRAND instead)": the verdict, its figures, and what the kernel does about it. */
-        const ProbeInstruction *in = &r->instr[i];
+        const ProbeSourceResult *in = &r->instr[i];
         char a[16], b[16], c[16], checks[128];
-        const char *name = rng_instruction_upper_to_string(i);
+        const char *name = rng_source_display_name(i);
         const char *kernel = in->kernel.state == KERNEL_STATE_DISABLED ? " (disabled by the kernel)" : "";
         const ProbeSummary *s = &in->summary; /* summed once by probe_run_all() */
-        const ProbeRun *worst = probe_instruction_worst_run(in);
-        const char *consequence = probe_instruction_consequence(in);
+        const ProbeRun *worst = probe_source_worst_run(in);
+        const char *consequence = probe_source_consequence(in);
 
         if (!in->executes) {
                 snprintf(buf, len, "%s not supported by this CPU", name);
@@ -91,12 +91,12 @@ char *status_format_probe(const ProbeReport *r) {
 
         if (!r->arch_supported)
                 return strdup("RDRAND/RDSEED: not an x86-64 machine, nothing to check");
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
                 any_cpuid = any_cpuid || (r->instr[i].selected && r->instr[i].executes);
         if (!any_cpuid)
                 return strdup("no RDRAND/RDSEED on this CPU: nothing to check");
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
                 size_t k = strlen(out);
 
                 if (!r->instr[i].selected)

@@ -80,18 +80,18 @@ int severity_priority(Severity s) {
         return (unsigned) s < _SEVERITY_MAX ? prio[s] : LOG_ERR;
 }
 
-int verdict_priority(RngInstruction i, Verdict v) {
+int verdict_priority(RngSourceId i, Verdict v) {
         return severity_priority(verdict_severity(i, v));
 }
 
-Severity verdict_severity(RngInstruction i, Verdict v) {
+Severity verdict_severity(RngSourceId i, Verdict v) {
         switch (v) {
         case VERDICT_BROKEN:
                 return SEVERITY_ERR;
         case VERDICT_EXHAUSTED:
-                return i == RNG_RDSEED ? SEVERITY_NOTICE : SEVERITY_ERR;
+                return i == RNG_SOURCE_RDSEED ? SEVERITY_NOTICE : SEVERITY_ERR;
         case VERDICT_DEGRADED:
-                return i == RNG_RDSEED ? SEVERITY_NOTICE : SEVERITY_WARNING;
+                return i == RNG_SOURCE_RDSEED ? SEVERITY_NOTICE : SEVERITY_WARNING;
         case VERDICT_HIDDEN:
                 return SEVERITY_NOTICE;
         default:
@@ -99,13 +99,13 @@ Severity verdict_severity(RngInstruction i, Verdict v) {
         }
 }
 
-const char *verdict_consequence(RngInstruction i, Verdict v) {
+const char *verdict_consequence(RngSourceId i, Verdict v) {
         switch (v) {
         case VERDICT_BROKEN:
-                return i == RNG_RDSEED ? "its values pass for random: the kernel mixes them into its seed"
+                return i == RNG_SOURCE_RDSEED ? "its values pass for random: the kernel mixes them into its seed"
                                        : "its values pass for random: the kernel and programs use them";
         case VERDICT_EXHAUSTED:
-                return i == RNG_RDSEED ? "the kernel seeds from RDRAND instead"
+                return i == RNG_SOURCE_RDSEED ? "the kernel seeds from RDRAND instead"
                                        : "the kernel's RDRAND loop fails; a confidential VM's boot seeding would panic";
         case VERDICT_DEGRADED:
                 return "the kernel's loop still gets every value";
@@ -130,7 +130,7 @@ int fail_on_add_word(FailOn *f, const char *word) {
                         return -EINVAL;
                 memcpy(name, word, colon - word);
                 name[colon - word] = '\0';
-                i = rng_instruction_from_string(name);
+                i = rng_source_from_name(name);
                 if (i < 0)
                         return -EINVAL;
                 word = colon + 1;
@@ -138,14 +138,14 @@ int fail_on_add_word(FailOn *f, const char *word) {
         v = verdict_from_string(word);
         if (v < 0)
                 return -EINVAL;
-        for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++)
+        for (int k = 0; k < _RNG_SOURCE_MAX; k++)
                 if (i < 0 || i == k)
                         f->mask[k] |= 1u << v;
         return 0;
 }
 
 bool fail_on_empty(const FailOn *f) {
-        for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++)
+        for (int k = 0; k < _RNG_SOURCE_MAX; k++)
                 if (f->mask[k])
                         return false;
         return true;
@@ -161,32 +161,32 @@ void fail_on_format(const FailOn *f, char *buf, size_t len) {
         for (int v = 0; v < _VERDICT_MAX; v++) {
                 bool all = true;
 
-                for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++)
+                for (int k = 0; k < _RNG_SOURCE_MAX; k++)
                         all = all && (f->mask[k] & (1u << v));
                 if (all && n < len)
                         n += snprintf(buf + n, len - n, "%s%s", n ? " " : "", verdict_names[v]);
         }
-        for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++)
+        for (int k = 0; k < _RNG_SOURCE_MAX; k++)
                 for (int v = 0; v < _VERDICT_MAX; v++) {
                         bool all = true;
 
                         if (!(f->mask[k] & (1u << v)))
                                 continue;
-                        for (int o = 0; o < _RNG_INSTRUCTION_MAX; o++)
+                        for (int o = 0; o < _RNG_SOURCE_MAX; o++)
                                 all = all && (f->mask[o] & (1u << v));
                         if (!all && n < len)
                                 n += snprintf(buf + n, len - n, "%s%s:%s", n ? " " : "",
-                                              rng_instruction_to_string(k), verdict_names[v]);
+                                              rng_source_name(k), verdict_names[v]);
                 }
         if (n == 0)
                 snprintf(buf, len, "none");
 }
 
-bool fail_on_match(const FailOn *f, const Verdict v[_RNG_INSTRUCTION_MAX], Verdict *ret_verdict,
-                   RngInstruction *ret_instruction) {
+bool fail_on_match(const FailOn *f, const Verdict v[_RNG_SOURCE_MAX], Verdict *ret_verdict,
+                   RngSourceId *ret_instruction) {
         bool any = false;
 
-        for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++) {
+        for (int k = 0; k < _RNG_SOURCE_MAX; k++) {
                 if (!(f->mask[k] & (1u << v[k])))
                         continue;
                 if (!any || v[k] > *ret_verdict) {

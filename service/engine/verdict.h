@@ -76,29 +76,29 @@ typedef enum Severity {
         _SEVERITY_MAX,
 } Severity;
 
-Severity verdict_severity(RngInstruction i, Verdict v);
+Severity verdict_severity(RngSourceId i, Verdict v);
 const char *severity_to_string(Severity s); /* "info", "notice", "warning", "err" */
 int severity_priority(Severity s);          /* LOG_INFO ... LOG_ERR */
 /* The syslog priority of verdict v on instruction i: its severity's
  * (RDSEED exhausted is routine, notice; RDRAND exhausted and broken are
  * err; ...). */
-int verdict_priority(RngInstruction i, Verdict v);
+int verdict_priority(RngSourceId i, Verdict v);
 /* What the running kernel does about verdict v on instruction i, a clause
  * for the status line and the events ("the kernel seeds from RDRAND
  * instead"); NULL where there is nothing to say (ok, unsupported). */
-const char *verdict_consequence(RngInstruction i, Verdict v);
+const char *verdict_consequence(RngSourceId i, Verdict v);
 
 /* FailOn=: per instruction, the verdicts that make the daemon fail. */
 typedef struct FailOn {
-        unsigned mask[_RNG_INSTRUCTION_MAX]; /* of 1u << Verdict */
+        unsigned mask[_RNG_SOURCE_MAX]; /* of 1u << Verdict */
 } FailOn;
 
 /* The default on a confidential VM: broken for either instruction, and
  * RDRAND exhausted; not RDSEED exhausted, which is routine (a healthy Intel
  * Xeon fails 72 % of single RDSEED tries with nothing else running). */
 #define FAIL_ON_CVM_DEFAULT                                                        \
-        ((FailOn) { .mask = { [RNG_RDRAND] = (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN), \
-                              [RNG_RDSEED] = (1u << VERDICT_BROKEN) } })
+        ((FailOn) { .mask = { [RNG_SOURCE_RDRAND] = (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN), \
+                              [RNG_SOURCE_RDSEED] = (1u << VERDICT_BROKEN) } })
 
 /* One FailOn= word into *f: a verdict (both instructions) or
  * "rdrand:VERDICT" / "rdseed:VERDICT". -EINVAL for anything else, "none"
@@ -111,8 +111,8 @@ bool fail_on_empty(const FailOn *f);
 void fail_on_format(const FailOn *f, char *buf, size_t len);
 /* Whether per-instruction verdicts v[] match f; *ret_verdict: the worst
  * matching verdict, *ret_instruction: its instruction. */
-bool fail_on_match(const FailOn *f, const Verdict v[_RNG_INSTRUCTION_MAX], Verdict *ret_verdict,
-                   RngInstruction *ret_instruction);
+bool fail_on_match(const FailOn *f, const Verdict v[_RNG_SOURCE_MAX], Verdict *ret_verdict,
+                   RngSourceId *ret_instruction);
 
 /* health_failed is a HealthCheck mask (health.h). */
 Verdict verdict_for_run(const VerdictParams *p, uint64_t failures, uint64_t delivered,

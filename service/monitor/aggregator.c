@@ -33,17 +33,17 @@ bool aggregator_verdict(const Aggregator *a, Verdict *ret) {
  * (the kernel watch's ok: no kernel message) says nothing of presence, so
  * it does not turn an instruction the probe found hidden or unsupported
  * into ok. */
-bool aggregator_instr_verdicts(const Aggregator *a, Verdict ret[_RNG_INSTRUCTION_MAX]) {
-        Verdict problem[_RNG_INSTRUCTION_MAX], calm[_RNG_INSTRUCTION_MAX];
+bool aggregator_instr_verdicts(const Aggregator *a, Verdict ret[_RNG_SOURCE_MAX]) {
+        Verdict problem[_RNG_SOURCE_MAX], calm[_RNG_SOURCE_MAX];
         bool any = false;
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
                 problem[i] = VERDICT_OK;
                 calm[i] = VERDICT_OK;
         }
         for (unsigned k = 0; k < a->n_sources; k++)
                 if (a->sources[k]->reported) {
-                        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
                                 Verdict v = a->sources[k]->instr[i];
 
                                 if (v > VERDICT_OK)
@@ -54,18 +54,18 @@ bool aggregator_instr_verdicts(const Aggregator *a, Verdict ret[_RNG_INSTRUCTION
                         any = true;
                 }
         if (any)
-                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                for (int i = 0; i < _RNG_SOURCE_MAX; i++)
                         ret[i] = problem[i] > VERDICT_OK ? problem[i] : calm[i];
         return any;
 }
 
 Severity aggregator_severity(const Aggregator *a) {
-        Verdict v[_RNG_INSTRUCTION_MAX];
+        Verdict v[_RNG_SOURCE_MAX];
         Severity s = SEVERITY_INFO;
 
         if (!aggregator_instr_verdicts(a, v))
                 return s;
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
                 s = MAX(s, verdict_severity(i, v[i]));
         return s;
 }

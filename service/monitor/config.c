@@ -79,8 +79,8 @@ typedef struct ParseState {
         { .section = (s), .key = (k), .parse = (parser), .offset = offsetof(Config, field), __VA_ARGS__ }
 
 static const ConfigKey config_keys[] = {
-        KEY("Probe", "Instructions", config_parse_mask, probe.instructions, .max = (1u << _RNG_INSTRUCTION_MAX) - 1,
-            .what = "instruction", .expect = probe_instructions_expect, .word = rng_instruction_from_string,
+        KEY("Probe", "Instructions", config_parse_mask, probe.instructions, .max = (1u << _RNG_SOURCE_MAX) - 1,
+            .what = "instruction", .expect = probe_instructions_expect, .word = rng_source_from_name,
             .set = offsetof(Config, instructions_set)),
         KEY("Probe", "Widths", config_parse_mask, probe.widths, .max = (1u << RNG_N_WIDTHS) - 1, .what = "width",
             .expect = probe_widths_expect, .word = rng_width_from_string, .set = offsetof(Config, widths_set)),

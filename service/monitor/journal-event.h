@@ -81,27 +81,27 @@ void event_fields_done(EventFields *f);
 
 
 /* Probe result of one instruction (selected and in CPUID). */
-int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, const char *trigger);
+int event_probe_result(EventFields *f, const ProbeReport *r, RngSourceId i, const char *trigger);
 /* One event per run whose output checks failed: call for each run with
  * run->health.failed != 0. */
-int event_output_check(EventFields *f, RngInstruction i, const ProbeRun *run, const char *trigger);
+int event_output_check(EventFields *f, RngSourceId i, const ProbeRun *run, const char *trigger);
 /* Not in CPUID, or disabled by the kernel. */
-int event_unavailable(EventFields *f, const ProbeInstruction *in);
+int event_unavailable(EventFields *f, const ProbeSourceResult *in);
 
 typedef struct VerdictEventInfo {
         Verdict verdict;
         Severity severity;             /* PRIORITY and RNG_SEVERITY */
         bool have_previous;
         Verdict previous;
-        const Verdict *previous_instr_verdicts; /* [_RNG_INSTRUCTION_MAX] or NULL, with have_previous */
+        const Verdict *previous_instr_verdicts; /* [_RNG_SOURCE_MAX] or NULL, with have_previous */
         const char *trigger;
         const char *source;            /* RNG_SOURCE of a change */
         const char *status;            /* the STATUS= line */
-        const Verdict *instr_verdicts; /* [_RNG_INSTRUCTION_MAX] or NULL */
+        const Verdict *instr_verdicts; /* [_RNG_SOURCE_MAX] or NULL */
         const char *cvm;               /* "none", "tdx", ... */
         const char *fail_on;           /* FailOn= in effect, fail_on_format()'s; NULL: "none" */
         /* A FailOn= match: the instruction and its verdict that matched. */
-        RngInstruction fail_instruction;
+        RngSourceId fail_instruction;
         Verdict fail_verdict;
 } VerdictEventInfo;
 

@@ -117,13 +117,13 @@ static int on_metrics_write(sd_event_source *s, void *userdata) {
 /* A new probe's own load: how much the kernel's exhausted counters grew
  * across its contention runs, for the kernel watch to keep apart. */
 static void note_own_load(Manager *m, const ProbeReport *report) {
-        uint64_t load[_RNG_INSTRUCTION_MAX] = {};
+        uint64_t load[_RNG_SOURCE_MAX] = {};
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
                 for (unsigned j = 0; j < report->instr[i].n_runs; j++)
-                        for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++)
+                        for (int k = 0; k < _RNG_SOURCE_MAX; k++)
                                 load[k] += probe_run_kernel_exhausted(&report->instr[i].runs[j], k);
-        for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++) {
+        for (int k = 0; k < _RNG_SOURCE_MAX; k++) {
                 if (load[k] == 0)
                         continue;
                 if (m->kernel)

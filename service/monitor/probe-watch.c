@@ -19,9 +19,9 @@ struct ProbeWatch {
         ProbeSourceHook hook; /* source NULL: the hardware */
         sd_event_source *timer;
         /* what the last unavailable events said, to send them only on change */
-        bool unavailable_known[_RNG_INSTRUCTION_MAX];
-        bool unavailable_cpuid[_RNG_INSTRUCTION_MAX];
-        KernelStateKind unavailable_kernel[_RNG_INSTRUCTION_MAX];
+        bool unavailable_known[_RNG_SOURCE_MAX];
+        bool unavailable_cpuid[_RNG_SOURCE_MAX];
+        KernelStateKind unavailable_kernel[_RNG_SOURCE_MAX];
         /* The CPU's identity, read once (for the errata): it does not change
          * while the daemon runs, and every probe would re-read /proc/cpuinfo. */
         bool have_cpu;
@@ -29,8 +29,8 @@ struct ProbeWatch {
 };
 
 static void send_unavailable(ProbeWatch *w, const ProbeReport *report) {
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                const ProbeInstruction *in = &report->instr[i];
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+                const ProbeSourceResult *in = &report->instr[i];
                 EventFields f = {};
 
                 if (!in->selected)
@@ -46,8 +46,8 @@ static void send_unavailable(ProbeWatch *w, const ProbeReport *report) {
 }
 
 static void send_results(const ProbeReport *report, const char *trigger) {
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                const ProbeInstruction *in = &report->instr[i];
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+                const ProbeSourceResult *in = &report->instr[i];
                 EventFields f = {};
 
                 if (!in->selected || in->n_runs == 0)
@@ -62,7 +62,7 @@ static void send_results(const ProbeReport *report, const char *trigger) {
 
 static int run_probe(const ProbeWatch *w, ProbeReport *report) {
         ProbeParams params = w->config->probe;
-        RngPresence presence[_RNG_INSTRUCTION_MAX];
+        RngPresence presence[_RNG_SOURCE_MAX];
         KernelState kernel;
         int r;
 
@@ -126,7 +126,7 @@ static int watch_run(ProbeWatch *w, const char *trigger) {
         if (!status)
                 return -ENOMEM;
         /* The whole report goes to the listener, which may keep it. */
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
                 vr.instr[i] = report->instr[i].verdict;
         vr.status = status;
         vr.probe = TAKE_PTR(report);

@@ -8,8 +8,8 @@ void probe_report_name_errata(ProbeReport *r, const CpuId *cpu) {
                 return;
         r->cpu = *cpu;
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                ProbeInstruction *in = &r->instr[i];
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+                ProbeSourceResult *in = &r->instr[i];
                 ErratumObservation obs[2 * RNG_N_WIDTHS + 1];
                 size_t n = 0;
                 uint32_t fix;
@@ -25,7 +25,7 @@ void probe_report_name_errata(ProbeReport *r, const CpuId *cpu) {
                         const Erratum *e = errata_kernel_hides(cpu, i, NULL);
 
                         if (e)
-                                in->kernel = (KernelInstructionState) { KERNEL_STATE_HIDDEN, e->kernel_reason_id,
+                                in->kernel = (KernelSourceState) { KERNEL_STATE_HIDDEN, e->kernel_reason_id,
                                                                         e->kernel_action, KERNEL_REASON_ERRATA };
                 }
                 for (unsigned j = 0; j < in->n_runs; j++)
@@ -43,7 +43,7 @@ void probe_report_name_errata(ProbeReport *r, const CpuId *cpu) {
 
                 /* An entry for this instruction whose fix the microcode has. */
                 for (size_t e = 0; !in->erratum && e < errata_table_size; e++)
-                        if (errata_table[e].instruction == (RngInstruction) i &&
+                        if (errata_table[e].instruction == (RngSourceId) i &&
                             erratum_cpu_affected(&errata_table[e], cpu, &fix) == ERRATUM_AFFECTED_FIXED) {
                                 in->erratum_fixed = &errata_table[e];
                                 in->erratum_fixed_microcode = fix;

@@ -12,7 +12,7 @@
 
 void probe_params_default(ProbeParams *ret) {
         *ret = (ProbeParams) {
-                .instructions = (1u << _RNG_INSTRUCTION_MAX) - 1,
+                .instructions = (1u << _RNG_SOURCE_MAX) - 1,
                 .widths = (1u << RNG_N_WIDTHS) - 1,
                 .threads = 0,
                 .limits = PROBE_LIMITS_DEFAULT,
@@ -23,7 +23,7 @@ void probe_params_default(ProbeParams *ret) {
 
 /* The words each list takes ("all": every one)... */
 const char probe_instructions_expect[] = "rdrand, rdseed or all";
-_Static_assert(_RNG_INSTRUCTION_MAX == 2, "probe_instructions_expect[] names every instruction");
+_Static_assert(_RNG_SOURCE_MAX == 2, "probe_instructions_expect[] names every instruction");
 const char probe_widths_expect[] = "16, 32, 64 or all";
 _Static_assert(RNG_N_WIDTHS == 3, "probe_widths_expect[] names every width");
 /* ... and the bounds in words: a bound that changes fails the build here. */

@@ -123,9 +123,9 @@ HW_BATCH(rdseed16, rng_rdseed16)
 HW_BATCH(rdseed32, rng_rdseed32)
 HW_BATCH(rdseed64, rng_rdseed64)
 
-static const BatchFn hw_batch[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS] = {
-        [RNG_RDRAND] = { batch_rdrand16, batch_rdrand32, batch_rdrand64 },
-        [RNG_RDSEED] = { batch_rdseed16, batch_rdseed32, batch_rdseed64 },
+static const BatchFn hw_batch[_RNG_SOURCE_MAX][RNG_N_WIDTHS] = {
+        [RNG_SOURCE_RDRAND] = { batch_rdrand16, batch_rdrand32, batch_rdrand64 },
+        [RNG_SOURCE_RDSEED] = { batch_rdseed16, batch_rdseed32, batch_rdseed64 },
 };
 #endif
 
@@ -134,7 +134,7 @@ static BatchFn hardware_batch(const RngSource *src) {
 #if RNG_ARCH_X86_64
         int w = rng_width_index(src->width);
 
-        if (src->hardware && w >= 0 && src->instruction >= 0 && src->instruction < _RNG_INSTRUCTION_MAX)
+        if (src->hardware && w >= 0 && src->instruction >= 0 && src->instruction < _RNG_SOURCE_MAX)
                 return hw_batch[src->instruction][w];
 #endif
         return NULL;

@@ -9,7 +9,7 @@ uint64_t probe_run_retry_exhausted(const ProbeRun *run) {
         return run->values_over_retries + run->trailing_over_retries;
 }
 
-uint64_t probe_run_kernel_exhausted(const ProbeRun *run, RngInstruction i) {
+uint64_t probe_run_kernel_exhausted(const ProbeRun *run, RngSourceId i) {
         if (!run->have_kernel_counters || run->kernel_after.exhausted[i] < run->kernel_before.exhausted[i])
                 return 0;
         return run->kernel_after.exhausted[i] - run->kernel_before.exhausted[i];
@@ -24,7 +24,7 @@ static bool run_is_worse(const ProbeRun *a, const ProbeRun *b) {
         return a->threads > b->threads;
 }
 
-void probe_instruction_summarize(ProbeInstruction *in) {
+void probe_source_summarize(ProbeSourceResult *in) {
         ProbeSummary *s = &in->summary;
 
         *s = (ProbeSummary) {};
@@ -42,12 +42,12 @@ void probe_instruction_summarize(ProbeInstruction *in) {
         s->failure_rate = s->attempts > 0 ? (double) s->failures / (double) s->attempts : 0.0;
 }
 
-const ProbeRun *probe_instruction_worst_run(const ProbeInstruction *in) {
+const ProbeRun *probe_source_worst_run(const ProbeSourceResult *in) {
         return in->summary.probed ? &in->runs[in->summary.worst] : NULL;
 }
 
-const char *probe_instruction_consequence(const ProbeInstruction *in) {
-        const ProbeRun *worst = probe_instruction_worst_run(in);
+const char *probe_source_consequence(const ProbeSourceResult *in) {
+        const ProbeRun *worst = probe_source_worst_run(in);
 
         if (!worst)
                 return NULL;

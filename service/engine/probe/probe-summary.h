@@ -18,17 +18,17 @@ uint64_t probe_run_retry_exhausted(const ProbeRun *run);
 /* How much the kernel's exhausted counter of instruction i grew during a
  * contention run (its own loops running out under the run's load); 0
  * without counters, or if the counter went backwards. */
-uint64_t probe_run_kernel_exhausted(const ProbeRun *run, RngInstruction i);
+uint64_t probe_run_kernel_exhausted(const ProbeRun *run, RngSourceId i);
 
 /* Fills in->summary from its runs: probe_run_all() calls it once per
  * instruction, after the last run. */
-void probe_instruction_summarize(ProbeInstruction *in);
+void probe_source_summarize(ProbeSourceResult *in);
 
 /* The run that decided the verdict (worse verdict, then higher failure
  * rate, then more threads); NULL if not probed. */
-const ProbeRun *probe_instruction_worst_run(const ProbeInstruction *in);
+const ProbeRun *probe_source_worst_run(const ProbeSourceResult *in);
 
 /* What the running kernel does about the instruction's verdict
  * (verdict_consequence()); broken with nothing delivered is, for the
  * kernel, exhaustion. NULL: not probed, or nothing to say. */
-const char *probe_instruction_consequence(const ProbeInstruction *in);
+const char *probe_source_consequence(const ProbeSourceResult *in);

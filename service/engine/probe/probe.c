@@ -17,7 +17,7 @@ const char *probe_mode_to_string(ProbeMode m) {
         return m == PROBE_SINGLE ? "single" : m == PROBE_CONTENTION ? "contention" : NULL;
 }
 
-static const RngSource *hardware_source(RngInstruction i, unsigned width, unsigned thread, void *u) {
+static const RngSource *hardware_source(RngSourceId i, unsigned width, unsigned thread, void *u) {
         return rng_source_hardware(i, width);
 }
 
@@ -25,7 +25,7 @@ static ProbeSourceFn params_source(const ProbeParams *p) {
         return p->source ?: hardware_source;
 }
 
-void probe_detect(const ProbeParams *p, RngPresence ret[_RNG_INSTRUCTION_MAX]) {
+void probe_detect(const ProbeParams *p, RngPresence ret[_RNG_SOURCE_MAX]) {
         ProbeSourceFn source = params_source(p);
         unsigned width = 64;
 
@@ -34,10 +34,10 @@ void probe_detect(const ProbeParams *p, RngPresence ret[_RNG_INSTRUCTION_MAX]) {
                         width = rng_widths[w];
                         break;
                 }
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
                 const RngSource *src;
 
-                ret[i] = (RngPresence) { .cpuid = p->cpuid ? p->cpuid[i] : rng_cpuid_supported(i) };
+                ret[i] = (RngPresence) { .cpuid = p->cpuid ? p->cpuid[i] : rng_source_advertised(i) };
                 /* Off x86-64 nothing is executed: only scripted sources. */
                 if (!rng_arch_supported() && !p->source)
                         ret[i].cpuid = false;
@@ -77,14 +77,14 @@ static int contention_run(const ProbeParams *p, Pool *pool, const RngSource *con
 }
 
 static void init_instruction(const ProbeParams *p, const KernelState *kernel, const RngPresence *presence,
-                             RngInstruction i, ProbeInstruction *in) {
-        *in = (ProbeInstruction) {
+                             RngSourceId i, ProbeSourceResult *in) {
+        *in = (ProbeSourceResult) {
                 .instruction = i,
                 .selected = p->instructions & (1u << i),
                 .cpuid = presence->cpuid,
                 .executes = presence->executes,
                 .kernel = kernel ? kernel->instr[i]
-                                 : (KernelInstructionState) { KERNEL_STATE_UNKNOWN, "not-read", "unknown (not read)",
+                                 : (KernelSourceState) { KERNEL_STATE_UNKNOWN, "not-read", "unknown (not read)",
                                                               KERNEL_REASON_NONE },
                 .verdict = VERDICT_UNSUPPORTED,
                 .hardware_verdict = VERDICT_UNSUPPORTED,
@@ -108,7 +108,7 @@ static int cpus_list(const ProbeCpus *c, unsigned n, int **ret) {
 
 }
 
-static void announce(const ProbeParams *p, RngInstruction i, unsigned width, ProbeMode mode, unsigned threads,
+static void announce(const ProbeParams *p, RngSourceId i, unsigned width, ProbeMode mode, unsigned threads,
                      unsigned index, unsigned total) {
         ProbeRun a = { .instruction = i, .width = width, .mode = mode, .threads = threads };
 
@@ -137,7 +137,7 @@ static void run_all_done(RunAll *a) {
  * (presence, kernel state, the kernel's retries) before any run. */
 static int report_init(RunAll *a, const KernelState *kernel, ProbeReport *ret) {
         const ProbeParams *p = a->p;
-        RngPresence presence[_RNG_INSTRUCTION_MAX];
+        RngPresence presence[_RNG_SOURCE_MAX];
         int r;
 
         *ret = (ProbeReport) {
@@ -158,8 +158,8 @@ static int report_init(RunAll *a, const KernelState *kernel, ProbeReport *ret) {
                 memcpy(presence, p->presence, sizeof(presence));
         else
                 probe_detect(p, presence);
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                ProbeInstruction *in = &ret->instr[i];
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+                ProbeSourceResult *in = &ret->instr[i];
 
                 init_instruction(p, kernel, &presence[i], i, in);
                 if (in->selected && in->executes)
@@ -174,7 +174,7 @@ static int report_init(RunAll *a, const KernelState *kernel, ProbeReport *ret) {
         return a->srcs ? 0 : -ENOMEM;
 }
 
-static int add_run(ProbeInstruction *in, int r) {
+static int add_run(ProbeSourceResult *in, int r) {
         if (r < 0)
                 return r;
         in->hardware_verdict = verdict_worst(in->hardware_verdict, in->runs[in->n_runs].verdict);
@@ -184,9 +184,9 @@ static int add_run(ProbeInstruction *in, int r) {
 
 /* One width of an instruction: its single run, then (>= 2 usable CPUs) its
  * contention run. */
-static int run_width(RunAll *a, ProbeReport *report, ProbeInstruction *in, const VerdictParams *vp, unsigned width) {
+static int run_width(RunAll *a, ProbeReport *report, ProbeSourceResult *in, const VerdictParams *vp, unsigned width) {
         const ProbeParams *p = a->p;
-        RngInstruction i = in->instruction;
+        RngSourceId i = in->instruction;
         const RngSource *src;
         ProbeRun *run;
         int r;
@@ -227,15 +227,15 @@ int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *
         uint64_t t0 = now_nsec();
         int r;
 
-        if (p->instructions == 0 || p->widths == 0 || (p->instructions >> _RNG_INSTRUCTION_MAX) ||
+        if (p->instructions == 0 || p->widths == 0 || (p->instructions >> _RNG_SOURCE_MAX) ||
             (p->widths >> RNG_N_WIDTHS))
                 return -EINVAL;
         r = report_init(&a, kernel, ret);
         if (r < 0)
                 return r;
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                ProbeInstruction *in = &ret->instr[i];
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+                ProbeSourceResult *in = &ret->instr[i];
                 VerdictParams vp = p->verdict;
 
                 if (!in->selected || !in->executes)
@@ -251,9 +251,9 @@ int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *
                 in->verdict = in->cpuid ? in->hardware_verdict : VERDICT_HIDDEN;
         }
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
                 /* The figures every consumer shows, summed once. */
-                probe_instruction_summarize(&ret->instr[i]);
+                probe_source_summarize(&ret->instr[i]);
                 if (ret->instr[i].selected)
                         ret->verdict = verdict_worst(ret->verdict, ret->instr[i].verdict);
         }
@@ -273,7 +273,7 @@ unsigned probe_sweep_points(unsigned n, unsigned ret[PROBE_SWEEP_MAX_POINTS]) {
 
 /* One instruction and width at each thread count. */
 static int sweep_one(const ProbeParams *p, const int *cpus, const unsigned *points, unsigned n_points,
-                     RngInstruction i, unsigned width, const VerdictParams *vp, ProbeSweep *sw) {
+                     RngSourceId i, unsigned width, const VerdictParams *vp, ProbeSweep *sw) {
         ProbeSourceFn source = params_source(p);
         unsigned max = points[n_points - 1];
         _cleanup_free_ const RngSource **srcs = calloc(max, sizeof(RngSource *));
@@ -308,7 +308,7 @@ int probe_sweep(const ProbeParams *p, const KernelState *kernel, ProbeSweepRepor
         uint64_t t0 = now_nsec();
         int r;
 
-        if (p->instructions == 0 || p->widths == 0 || (p->instructions >> _RNG_INSTRUCTION_MAX) ||
+        if (p->instructions == 0 || p->widths == 0 || (p->instructions >> _RNG_SOURCE_MAX) ||
             (p->widths >> RNG_N_WIDTHS))
                 return -EINVAL;
         *ret = (ProbeSweepReport) { .limits = probe_limits_effective(&p->limits) };
@@ -329,8 +329,8 @@ int probe_sweep(const ProbeParams *p, const KernelState *kernel, ProbeSweepRepor
         else
                 probe_detect(p, ret->presence);
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                ProbeInstruction in;
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+                ProbeSourceResult in;
                 VerdictParams vp = p->verdict;
 
                 init_instruction(p, kernel, &ret->presence[i], i, &in);

@@ -77,7 +77,7 @@ typedef struct ProbeWindow {
 } ProbeWindow;
 
 typedef struct ProbeRun {
-        RngInstruction instruction;
+        RngSourceId instruction;
         unsigned width;
         ProbeMode mode;
         unsigned threads;
@@ -119,18 +119,18 @@ typedef struct ProbeRun {
 } ProbeRun;
 
 /* Returns the source to use for thread `thread` (0 for single runs). */
-typedef const RngSource *(*ProbeSourceFn)(RngInstruction i, unsigned width, unsigned thread, void *userdata);
+typedef const RngSource *(*ProbeSourceFn)(RngSourceId i, unsigned width, unsigned thread, void *userdata);
 typedef void (*ProbeProgressFn)(const ProbeRun *starting, unsigned index, unsigned total, void *userdata);
 
 typedef struct ProbeParams {
-        unsigned instructions; /* mask of 1u << RngInstruction */
+        unsigned instructions; /* mask of 1u << RngSourceId */
         unsigned widths;       /* mask of 1u << rng_width_index() */
         unsigned threads;      /* contention threads: 0 = every usable CPU, 1 = no contention run */
         ProbeLimits limits;
         HealthParams health;
         VerdictParams verdict;
 
-        /* What probe_detect() found ([_RNG_INSTRUCTION_MAX]); NULL:
+        /* What probe_detect() found ([_RNG_SOURCE_MAX]); NULL:
          * probe_run_all() detects it itself. */
         const RngPresence *presence;
         /* Read the kernel's counters (below sysfs_root, NULL: /) around each
@@ -141,7 +141,7 @@ typedef struct ProbeParams {
         /* Test hooks. NULL: hardware sources and the real CPUID. */
         ProbeSourceFn source;
         void *source_userdata;
-        const bool *cpuid; /* [_RNG_INSTRUCTION_MAX] */
+        const bool *cpuid; /* [_RNG_SOURCE_MAX] */
 
         ProbeProgressFn progress;
         void *progress_userdata;
@@ -157,7 +157,7 @@ void probe_params_default(ProbeParams *ret);
 #define PROBE_KERNEL_RETRIES_MAX 1000                  /* KernelRetries=, --kernel-retries */
 /* "all": 0 (every usable CPU), else 1..PROBE_THREADS_MAX; -EINVAL. The
  * counts are parse_u64_range() within these bounds, the widths
- * rng_width_from_string(), the instructions rng_instruction_from_string(). */
+ * rng_width_from_string(), the instructions rng_source_from_name(). */
 int probe_threads_from_string(const char *s, unsigned *ret);
 /* ... and what an error says each takes, in the same words for both
  * (probe-params.c checks them against the bounds at compile time):
@@ -181,12 +181,12 @@ typedef struct ProbeSummary {
         unsigned worst;              /* runs[worst] decided the verdict (when probed) */
 } ProbeSummary;
 
-typedef struct ProbeInstruction {
-        RngInstruction instruction;
+typedef struct ProbeSourceResult {
+        RngSourceId instruction;
         bool selected;
         bool cpuid;
         bool executes;  /* CPUID, or the guarded try ran: its runs were made */
-        KernelInstructionState kernel;
+        KernelSourceState kernel;
         /* The instruction's verdict: its worst run's; hidden for one CPUID
          * does not advertise (nothing that checks CPUID relies on it). */
         Verdict verdict;
@@ -207,7 +207,7 @@ typedef struct ProbeInstruction {
         unsigned n_runs;
         ProbeRun runs[2 * RNG_N_WIDTHS];
         ProbeSummary summary;
-} ProbeInstruction;
+} ProbeSourceResult;
 
 typedef struct ProbeCpus {
         cpu_set_t possible, online, allowed;
@@ -225,7 +225,7 @@ typedef struct ProbeReport {
         HealthParams health;
         VerdictParams verdict_params;
         ProbeCpus cpus;
-        ProbeInstruction instr[_RNG_INSTRUCTION_MAX];
+        ProbeSourceResult instr[_RNG_SOURCE_MAX];
         uint64_t wall_nsec;
         Verdict verdict; /* worst over the selected instructions */
         bool have_cpu;   /* cpu is known (probe_report_name_errata()) */
@@ -253,7 +253,7 @@ int probe_run_contention(const RngSource *const *srcs, const int *cpus, unsigned
  * does not advertise, one try of p's source for it (thread 0, the first
  * selected width) under a SIGILL guard: hidden or absent. Off x86-64
  * nothing is tried. */
-void probe_detect(const ProbeParams *p, RngPresence ret[_RNG_INSTRUCTION_MAX]);
+void probe_detect(const ProbeParams *p, RngPresence ret[_RNG_SOURCE_MAX]);
 
 /* Everything: per selected instruction that executes (probe_detect(), or
  * p->presence), each selected width, a single run and (with >= 2 usable
@@ -267,7 +267,7 @@ int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *
 #define PROBE_SWEEP_MAX_POINTS 13 /* 1..512 and CPU_SETSIZE (1024) */
 
 typedef struct ProbeSweep {
-        RngInstruction instruction;
+        RngSourceId instruction;
         unsigned width;
         uint64_t kernel_retries;
         unsigned n_points;
@@ -277,11 +277,11 @@ typedef struct ProbeSweep {
 typedef struct ProbeSweepReport {
         ProbeLimits limits;
         ProbeCpus cpus;
-        RngPresence presence[_RNG_INSTRUCTION_MAX];
-        KernelInstructionState kernel[_RNG_INSTRUCTION_MAX];
-        bool selected[_RNG_INSTRUCTION_MAX];
+        RngPresence presence[_RNG_SOURCE_MAX];
+        KernelSourceState kernel[_RNG_SOURCE_MAX];
+        bool selected[_RNG_SOURCE_MAX];
         unsigned n_sweeps;
-        ProbeSweep sweeps[_RNG_INSTRUCTION_MAX * RNG_N_WIDTHS];
+        ProbeSweep sweeps[_RNG_SOURCE_MAX * RNG_N_WIDTHS];
         uint64_t wall_nsec;
 } ProbeSweepReport;
 

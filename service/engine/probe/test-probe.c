@@ -352,7 +352,7 @@ typedef struct Hook {
         unsigned calls[2];
 } Hook;
 
-static const RngSource *hook_source(RngInstruction i, unsigned width, unsigned thread, void *userdata) {
+static const RngSource *hook_source(RngSourceId i, unsigned width, unsigned thread, void *userdata) {
         Hook *h = userdata;
         int w = rng_width_index(width);
 
@@ -420,7 +420,7 @@ static void test_run_all(void) {
                 script_init(&h.scripts[0][w], w == 1 ? SCRIPT_BURSTS : SCRIPT_HEALTHY, rng_widths[w], 0, 3, 5, w);
 
         /* Select one width and instruction. */
-        p.instructions = 1u << RNG_RDRAND;
+        p.instructions = 1u << RNG_SOURCE_RDRAND;
         p.widths = 1u << 2;
         CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
         CHECK_EQ_U64(rep.instr[0].n_runs, 1);
@@ -446,7 +446,7 @@ typedef struct ThreadHook {
         unsigned calls[2][3][2];
 } ThreadHook;
 
-static const RngSource *thread_source(RngInstruction i, unsigned width, unsigned thread, void *userdata) {
+static const RngSource *thread_source(RngSourceId i, unsigned width, unsigned thread, void *userdata) {
         ThreadHook *h = userdata;
         int w = rng_width_index(width);
 
@@ -538,27 +538,27 @@ static void test_power(void) {
 static void test_hardware(void) {
         ProbeLimits l = count_limits(1000);
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                if (!rng_cpuid_supported(i))
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+                if (!rng_source_advertised(i))
                         continue;
                 for (unsigned w = 16; w <= 64; w *= 2) {
                         const RngSource *src = rng_source_hardware(i, w);
                         ProbeRun r;
 
-                        CHECK(src && src->width == w && src->instruction == (RngInstruction) i, "hardware source");
+                        CHECK(src && src->width == w && src->instruction == (RngSourceId) i, "hardware source");
                         CHECK_EQ_INT(probe_run_single(src, &l, &hp, &vp, &r), 0);
                         check_invariants(&r, src->name);
                         CHECK_EQ_U64(r.attempts, 1000);
                         CHECK(r.latency_samples > 0, "%s: no latency samples", src->name);
                 }
         }
-        CHECK(rng_source_hardware(RNG_RDRAND, 8) == NULL, "8-bit source");
-        CHECK(rng_source_hardware(_RNG_INSTRUCTION_MAX, 64) == NULL, "bad instruction");
+        CHECK(rng_source_hardware(RNG_SOURCE_RDRAND, 8) == NULL, "8-bit source");
+        CHECK(rng_source_hardware(_RNG_SOURCE_MAX, 64) == NULL, "bad instruction");
 }
 
 /* Hook: every instruction and width draws from one bursts script per call. */
-static const RngSource *bursts_source(RngInstruction i, unsigned width, unsigned thread, void *u) {
-        static Script s[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS];
+static const RngSource *bursts_source(RngSourceId i, unsigned width, unsigned thread, void *u) {
+        static Script s[_RNG_SOURCE_MAX][RNG_N_WIDTHS];
         int w = rng_width_index(width);
 
         /* 3 failed tries before every value: 4 tries per value. */
@@ -584,31 +584,31 @@ static void test_kernel_relative(void) {
         p.cpuid = cpuid;
 
         CHECK_EQ_INT(probe_run_all(&p, &stock, &r), 0);
-        CHECK_EQ_U64(r.instr[RNG_RDSEED].kernel_retries, 1);
-        CHECK_EQ_INT(r.instr[RNG_RDSEED].kernel_retries_source, KERNEL_RETRIES_STOCK);
-        CHECK(strstr(r.instr[RNG_RDSEED].kernel_retries_why, "once"), "why: %s", r.instr[RNG_RDSEED].kernel_retries_why);
-        CHECK_EQ_U64(r.instr[RNG_RDSEED].runs[0].kernel_retries, 1);
-        CHECK_EQ_U64(r.instr[RNG_RDSEED].runs[0].kernel_loop_failures, 300);
-        CHECK_EQ_INT(r.instr[RNG_RDSEED].verdict, VERDICT_EXHAUSTED);
-        CHECK_EQ_U64(r.instr[RNG_RDRAND].kernel_retries, 10);
-        CHECK_EQ_INT(r.instr[RNG_RDRAND].verdict, VERDICT_DEGRADED);
+        CHECK_EQ_U64(r.instr[RNG_SOURCE_RDSEED].kernel_retries, 1);
+        CHECK_EQ_INT(r.instr[RNG_SOURCE_RDSEED].kernel_retries_source, KERNEL_RETRIES_STOCK);
+        CHECK(strstr(r.instr[RNG_SOURCE_RDSEED].kernel_retries_why, "once"), "why: %s", r.instr[RNG_SOURCE_RDSEED].kernel_retries_why);
+        CHECK_EQ_U64(r.instr[RNG_SOURCE_RDSEED].runs[0].kernel_retries, 1);
+        CHECK_EQ_U64(r.instr[RNG_SOURCE_RDSEED].runs[0].kernel_loop_failures, 300);
+        CHECK_EQ_INT(r.instr[RNG_SOURCE_RDSEED].verdict, VERDICT_EXHAUSTED);
+        CHECK_EQ_U64(r.instr[RNG_SOURCE_RDRAND].kernel_retries, 10);
+        CHECK_EQ_INT(r.instr[RNG_SOURCE_RDRAND].verdict, VERDICT_DEGRADED);
 
         CHECK_EQ_INT(probe_run_all(&p, &series, &r), 0);
-        CHECK_EQ_U64(r.instr[RNG_RDSEED].kernel_retries, 10);
-        CHECK_EQ_INT(r.instr[RNG_RDSEED].kernel_retries_source, KERNEL_RETRIES_SERIES);
-        CHECK_EQ_U64(r.instr[RNG_RDSEED].runs[0].kernel_loop_failures, 0);
-        CHECK_EQ_INT(r.instr[RNG_RDSEED].verdict, VERDICT_DEGRADED);
-        CHECK_EQ_INT(r.instr[RNG_RDRAND].verdict, VERDICT_DEGRADED);
+        CHECK_EQ_U64(r.instr[RNG_SOURCE_RDSEED].kernel_retries, 10);
+        CHECK_EQ_INT(r.instr[RNG_SOURCE_RDSEED].kernel_retries_source, KERNEL_RETRIES_SERIES);
+        CHECK_EQ_U64(r.instr[RNG_SOURCE_RDSEED].runs[0].kernel_loop_failures, 0);
+        CHECK_EQ_INT(r.instr[RNG_SOURCE_RDSEED].verdict, VERDICT_DEGRADED);
+        CHECK_EQ_INT(r.instr[RNG_SOURCE_RDRAND].verdict, VERDICT_DEGRADED);
 
         /* Not read: a stock kernel is assumed, and said so. */
         CHECK_EQ_INT(probe_run_all(&p, NULL, &r), 0);
-        CHECK_EQ_INT(r.instr[RNG_RDSEED].kernel_retries_source, KERNEL_RETRIES_ASSUMED);
-        CHECK_EQ_INT(r.instr[RNG_RDSEED].verdict, VERDICT_EXHAUSTED);
+        CHECK_EQ_INT(r.instr[RNG_SOURCE_RDSEED].kernel_retries_source, KERNEL_RETRIES_ASSUMED);
+        CHECK_EQ_INT(r.instr[RNG_SOURCE_RDSEED].verdict, VERDICT_EXHAUSTED);
 
         /* The override applies to both instructions. */
         p.verdict.kernel_retries = 3;
         CHECK_EQ_INT(probe_run_all(&p, &series, &r), 0);
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
                 CHECK_EQ_U64(r.instr[i].kernel_retries, 3);
                 CHECK_EQ_INT(r.instr[i].kernel_retries_source, KERNEL_RETRIES_OVERRIDE);
                 CHECK_EQ_INT(r.instr[i].verdict, VERDICT_EXHAUSTED);
@@ -652,11 +652,11 @@ static void test_guard(void) {
 
         /* The real instructions: whatever CPUID says, the guarded try never
          * crashes, and one CPUID advertises executes. */
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
                 int r = rng_source_executes(rng_source_hardware(i, 64));
 
                 CHECK(r == 0 || r == 1, "hardware %d: %d", i, r);
-                if (rng_cpuid_supported(i))
+                if (rng_source_advertised(i))
                         CHECK_EQ_INT(r, 1);
         }
 }
@@ -881,13 +881,13 @@ static void test_sweep_points(void) {
 
 /* The sweep through the source hook: every thread count, each point's
  * 1-try and kernel-loop failure rates against the bursts' arithmetic. */
-static const RngSource *sweep_source(RngInstruction i, unsigned width, unsigned thread, void *u) {
-        static Script s[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS][2];
+static const RngSource *sweep_source(RngSourceId i, unsigned width, unsigned thread, void *u) {
+        static Script s[_RNG_SOURCE_MAX][RNG_N_WIDTHS][2];
         int w = rng_width_index(width);
 
         if (thread >= 2)
                 return NULL;
-        if (i == RNG_RDRAND)
+        if (i == RNG_SOURCE_RDRAND)
                 script_init(&s[i][w][thread], SCRIPT_SIGILL, width, 0, 0, 0, 1);
         else
                 script_init(&s[i][w][thread], SCRIPT_BURSTS, width, 0, 12, 20, thread);
@@ -915,9 +915,9 @@ static void test_sweep(void) {
         p.verdict.kernel_retries = 10;
         CHECK_EQ_INT(probe_sweep(&p, NULL, rep), 0);
         /* RDRAND raises SIGILL: not swept; RDSEED is hidden: swept. */
-        CHECK(!rep->presence[RNG_RDRAND].executes && rep->presence[RNG_RDSEED].executes, "presence");
+        CHECK(!rep->presence[RNG_SOURCE_RDRAND].executes && rep->presence[RNG_SOURCE_RDSEED].executes, "presence");
         CHECK_EQ_INT(rep->n_sweeps, 1);
-        CHECK_EQ_INT(rep->sweeps[0].instruction, RNG_RDSEED);
+        CHECK_EQ_INT(rep->sweeps[0].instruction, RNG_SOURCE_RDSEED);
         CHECK_EQ_INT(rep->sweeps[0].n_points, 2);
         for (unsigned k = 0; k < rep->sweeps[0].n_points; k++) {
                 const ProbeRun *r = &rep->sweeps[0].points[k];

@@ -13,23 +13,28 @@
 
 const unsigned rng_widths[RNG_N_WIDTHS] = { 16, 32, 64 };
 
-static const char *const instruction_names[_RNG_INSTRUCTION_MAX] = {
-        [RNG_RDRAND] = "rdrand",
-        [RNG_RDSEED] = "rdseed",
+static const char *const instruction_names[_RNG_SOURCE_MAX] = {
+        [RNG_SOURCE_RDRAND] = "rdrand",
+        [RNG_SOURCE_RDSEED] = "rdseed",
 };
 
-static const char *const instruction_upper[_RNG_INSTRUCTION_MAX] = {
-        [RNG_RDRAND] = "RDRAND",
-        [RNG_RDSEED] = "RDSEED",
+static const char *const instruction_upper[_RNG_SOURCE_MAX] = {
+        [RNG_SOURCE_RDRAND] = "RDRAND",
+        [RNG_SOURCE_RDSEED] = "RDSEED",
 };
 
-DEFINE_STRING_TABLE_TO_STRING(rng_instruction, RngInstruction, instruction_names)
-DEFINE_STRING_TABLE_TO_STRING(rng_instruction_upper, RngInstruction, instruction_upper)
+const char *rng_source_name(RngSourceId i) {
+        return (unsigned) i < _RNG_SOURCE_MAX ? instruction_names[i] : NULL;
+}
 
-int rng_instruction_from_string(const char *s) {
+const char *rng_source_display_name(RngSourceId i) {
+        return (unsigned) i < _RNG_SOURCE_MAX ? instruction_upper[i] : NULL;
+}
+
+int rng_source_from_name(const char *s) {
         if (!s)
                 return -EINVAL;
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
                 if (strcmp(s, instruction_names[i]) == 0)
                         return i;
         return -EINVAL;
@@ -58,16 +63,16 @@ bool rng_arch_supported(void) {
 #endif
 }
 
-bool rng_cpuid_supported(RngInstruction i) {
+bool rng_source_advertised(RngSourceId i) {
 #if RNG_ARCH_X86_64
         unsigned a, b, c, d;
 
         switch (i) {
-        case RNG_RDRAND:
+        case RNG_SOURCE_RDRAND:
                 if (!__get_cpuid(1, &a, &b, &c, &d))
                         return false;
                 return c & (1u << 30);
-        case RNG_RDSEED:
+        case RNG_SOURCE_RDSEED:
                 if (__get_cpuid_max(0, NULL) < 7)
                         return false;
                 if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))

@@ -3,7 +3,7 @@
 
 /* CPUID capability detection and the RDRAND/RDSEED draw primitives.
  *
- * Everything here is x86-64 only: on other architectures rng_cpuid_supported()
+ * Everything here is x86-64 only: on other architectures rng_source_advertised()
  * is always false and the draw primitives are never compiled. */
 
 #include <stdbool.h>
@@ -17,18 +17,18 @@
 #define RNG_ARCH_X86_64 0
 #endif
 
-typedef enum RngInstruction {
-        RNG_RDRAND,
-        RNG_RDSEED,
-        _RNG_INSTRUCTION_MAX,
-} RngInstruction;
+typedef enum RngSourceId {
+        RNG_SOURCE_RDRAND,
+        RNG_SOURCE_RDSEED,
+        _RNG_SOURCE_MAX,
+} RngSourceId;
 
 #define RNG_N_WIDTHS 3
 extern const unsigned rng_widths[RNG_N_WIDTHS]; /* 16, 32, 64 */
 
-const char *rng_instruction_to_string(RngInstruction i);     /* "rdrand", "rdseed" */
-const char *rng_instruction_upper_to_string(RngInstruction i);      /* "RDRAND", "RDSEED" */
-int rng_instruction_from_string(const char *s);              /* -EINVAL if unknown */
+const char *rng_source_name(RngSourceId i);     /* "rdrand", "rdseed" */
+const char *rng_source_display_name(RngSourceId i);      /* "RDRAND", "RDSEED" */
+int rng_source_from_name(const char *s);              /* -EINVAL if unknown */
 int rng_width_index(unsigned width);                         /* 0..2, -EINVAL otherwise */
 /* The one parser of a width as given ("16", "32", "64"): its index, or
  * -EINVAL for anything else (the CLI and the configuration alike). */
@@ -46,7 +46,7 @@ typedef struct RngPresence {
 } RngPresence;
 
 /* CPUID: RDRAND is leaf 1 ECX bit 30, RDSEED leaf 7 subleaf 0 EBX bit 18. */
-bool rng_cpuid_supported(RngInstruction i);
+bool rng_source_advertised(RngSourceId i);
 /* Whether this build can execute the instructions at all (x86-64). */
 bool rng_arch_supported(void);
 

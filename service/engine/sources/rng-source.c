@@ -69,25 +69,25 @@ static bool draw_rdseed64(void *u, uint64_t *ret) { return rng_rdseed64(ret); }
         { .name = #insn #width_, .instruction = instruction_, .width = width_,                \
           .draw = draw_##insn##width_, .hardware = true }
 
-static const RngSource hardware[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS] = {
-        [RNG_RDRAND] = {
-                HARDWARE(rdrand, RNG_RDRAND, 16),
-                HARDWARE(rdrand, RNG_RDRAND, 32),
-                HARDWARE(rdrand, RNG_RDRAND, 64),
+static const RngSource hardware[_RNG_SOURCE_MAX][RNG_N_WIDTHS] = {
+        [RNG_SOURCE_RDRAND] = {
+                HARDWARE(rdrand, RNG_SOURCE_RDRAND, 16),
+                HARDWARE(rdrand, RNG_SOURCE_RDRAND, 32),
+                HARDWARE(rdrand, RNG_SOURCE_RDRAND, 64),
         },
-        [RNG_RDSEED] = {
-                HARDWARE(rdseed, RNG_RDSEED, 16),
-                HARDWARE(rdseed, RNG_RDSEED, 32),
-                HARDWARE(rdseed, RNG_RDSEED, 64),
+        [RNG_SOURCE_RDSEED] = {
+                HARDWARE(rdseed, RNG_SOURCE_RDSEED, 16),
+                HARDWARE(rdseed, RNG_SOURCE_RDSEED, 32),
+                HARDWARE(rdseed, RNG_SOURCE_RDSEED, 64),
         },
 };
 #endif
 
-const RngSource *rng_source_hardware(RngInstruction i, unsigned width) {
+const RngSource *rng_source_hardware(RngSourceId i, unsigned width) {
 #if RNG_ARCH_X86_64
         int w = rng_width_index(width);
 
-        if (i < 0 || i >= _RNG_INSTRUCTION_MAX || w < 0)
+        if (i < 0 || i >= _RNG_SOURCE_MAX || w < 0)
                 return NULL;
         return &hardware[i][w];
 #else

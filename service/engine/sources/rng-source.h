@@ -11,7 +11,7 @@
 
 typedef struct RngSource {
         const char *name;
-        RngInstruction instruction;
+        RngSourceId instruction;
         unsigned width; /* 16, 32 or 64: values are below 2^width */
         /* One try. Returns the carry flag; on true *ret holds the value. */
         bool (*draw)(void *userdata, uint64_t *ret);
@@ -35,4 +35,4 @@ int rng_source_executes(const RngSource *src);
 /* The hardware source for instruction × width, or NULL if this build cannot
  * execute it (not x86-64) or the width is invalid. Does not check CPUID:
  * callers must (the probe engine does). */
-const RngSource *rng_source_hardware(RngInstruction i, unsigned width);
+const RngSource *rng_source_hardware(RngSourceId i, unsigned width);

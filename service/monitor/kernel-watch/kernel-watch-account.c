@@ -12,14 +12,14 @@
 #include "kernel-watch-account.h"
 #include "macro.h"
 
-bool kernel_watch_failure_routine(RngInstruction i) {
+bool kernel_watch_failure_routine(RngSourceId i) {
         return verdict_severity(i, VERDICT_EXHAUSTED) <= SEVERITY_NOTICE;
 }
 
-void kernel_watch_batch_clear_but(KernelWatchBatch *b, const bool keep[_RNG_INSTRUCTION_MAX]) {
+void kernel_watch_batch_clear_but(KernelWatchBatch *b, const bool keep[_RNG_SOURCE_MAX]) {
         KernelWatchBatch kept = {};
 
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++)
                 for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
                         if (keep[i] && (k == KERNEL_RNG_MSG_EXHAUSTED || k == KERNEL_RNG_MSG_FAILED) &&
                             b->buckets[k][i].messages > 0) {
@@ -33,7 +33,7 @@ void kernel_watch_batch_clear_but(KernelWatchBatch *b, const bool keep[_RNG_INST
 
 void kernel_watch_batch_clear(KernelWatchBatch *b) {
         for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
-                for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++)
                         free(b->buckets[k][i].first_message);
         *b = (KernelWatchBatch) {};
 }
@@ -42,7 +42,7 @@ int kernel_watch_batch_add(KernelWatchBatch *b, const KernelRngMsg *m, const cha
         KernelWatchBucket *u;
 
         if (!b || !m || (unsigned) m->kind >= _KERNEL_RNG_MSG_MAX ||
-            (unsigned) m->instruction >= _RNG_INSTRUCTION_MAX || (!text && len > 0))
+            (unsigned) m->instruction >= _RNG_SOURCE_MAX || (!text && len > 0))
                 return -EINVAL;
         u = &b->buckets[m->kind][m->instruction];
         if (u->messages == 0) {
@@ -74,7 +74,7 @@ static bool kind_is_failure(KernelRngMsgKind k) {
 }
 
 uint64_t kernel_watch_growth(const KernelWatchState *state, const KernelCounters *counters,
-                             const uint64_t *own_pending, RngInstruction i, uint64_t *ret_own) {
+                             const uint64_t *own_pending, RngSourceId i, uint64_t *ret_own) {
         uint64_t grown = 0, own;
 
         if (counters && counters->exhausted[i] > state->reported[i])
@@ -90,7 +90,7 @@ uint64_t kernel_watch_growth(const KernelWatchState *state, const KernelCounters
 /* The events of one instruction: one per bucket with messages, and a
  * counted-only one when the counter grew without a failure line. */
 static size_t account_instruction(const KernelWatchState *state, const KernelCounters *counters,
-                                  const KernelWatchBatch *batch, RngInstruction i,
+                                  const KernelWatchBatch *batch, RngSourceId i,
                                   const KernelWatchAccountParams *p, KernelWatchStep *step,
                                   KernelEventInfo *events) {
         KernelWatchState *next = &step->next;
@@ -186,7 +186,7 @@ int kernel_watch_account(const KernelWatchState *state, const KernelCounters *co
         if (r < 0)
                 return r;
 
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++)
                 s.n_events += account_instruction(state, counters, batch, i, params ?: &none, &s, s.events + s.n_events);
         if (s.n_events == 0) {
                 *ret = s;

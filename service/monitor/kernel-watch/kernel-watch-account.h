@@ -39,7 +39,7 @@
 #include "verdict.h"
 
 #define KERNEL_WATCH_MESSAGE_MAX 512 /* the first line kept per bucket */
-#define KERNEL_WATCH_EVENTS_MAX (_KERNEL_RNG_MSG_MAX * _RNG_INSTRUCTION_MAX)
+#define KERNEL_WATCH_EVENTS_MAX (_KERNEL_RNG_MSG_MAX * _RNG_SOURCE_MAX)
 
 /* Messages of one (kind, instruction) since the last recorded event. */
 typedef struct KernelWatchBucket {
@@ -51,7 +51,7 @@ typedef struct KernelWatchBucket {
 } KernelWatchBucket;
 
 typedef struct KernelWatchBatch {
-        KernelWatchBucket buckets[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX];
+        KernelWatchBucket buckets[_KERNEL_RNG_MSG_MAX][_RNG_SOURCE_MAX];
         bool pending;        /* some bucket holds messages */
 } KernelWatchBatch;
 
@@ -62,28 +62,28 @@ int kernel_watch_batch_add(KernelWatchBatch *b, const KernelRngMsg *m, const cha
 
 typedef struct KernelWatchStep {
         /* kernel_message points into the batch: send before clearing it */
-        KernelEventInfo events[KERNEL_WATCH_EVENTS_MAX + _RNG_INSTRUCTION_MAX];
+        KernelEventInfo events[KERNEL_WATCH_EVENTS_MAX + _RNG_SOURCE_MAX];
         size_t n_events;
         KernelWatchState next; /* owned (its own copy of the cursor) */
-        uint64_t own_used[_RNG_INSTRUCTION_MAX]; /* of own_pending, attributed in this step */
+        uint64_t own_used[_RNG_SOURCE_MAX]; /* of own_pending, attributed in this step */
         /* Routine failures of the instruction were held back (defer_routine):
          * keep its failure buckets in the batch for the next step. */
-        bool deferred[_RNG_INSTRUCTION_MAX];
+        bool deferred[_RNG_SOURCE_MAX];
         bool routine_recorded; /* a routine failure was recorded: the interval starts anew */
 } KernelWatchStep;
 
 /* What a step needs besides the state, counters and batch. */
 typedef struct KernelWatchAccountParams {
-        const uint64_t *own_pending; /* [_RNG_INSTRUCTION_MAX]: own probe's exhaustions not yet attributed; NULL: none */
+        const uint64_t *own_pending; /* [_RNG_SOURCE_MAX]: own probe's exhaustions not yet attributed; NULL: none */
         bool defer_routine;          /* inside the interval of the last routine record: hold routine failures */
         uint64_t routine_interval_usec; /* since the last routine record (its events' rate); 0: none yet */
 } KernelWatchAccountParams;
 
 /* Whether instruction i's failures are routine: its exhaustion is one the
  * kernel falls back from (RDSEED). */
-bool kernel_watch_failure_routine(RngInstruction i);
+bool kernel_watch_failure_routine(RngSourceId i);
 /* Clears the batch but the failure buckets of the instructions keep[] names. */
-void kernel_watch_batch_clear_but(KernelWatchBatch *b, const bool keep[_RNG_INSTRUCTION_MAX]);
+void kernel_watch_batch_clear_but(KernelWatchBatch *b, const bool keep[_RNG_SOURCE_MAX]);
 
 void kernel_watch_step_done(KernelWatchStep *s);
 
@@ -92,7 +92,7 @@ void kernel_watch_step_done(KernelWatchStep *s);
  * which goes into *ret_own (may be NULL). No counters: 0. One rule for a
  * step and for the count held back between steps. */
 uint64_t kernel_watch_growth(const KernelWatchState *state, const KernelCounters *counters,
-                             const uint64_t *own_pending, RngInstruction i, uint64_t *ret_own);
+                             const uint64_t *own_pending, RngSourceId i, uint64_t *ret_own);
 
 /* The counters a step uses. A kernel that has counters keeps them: after
  * a failed read the last snapshot stands, and the growth is counted at the

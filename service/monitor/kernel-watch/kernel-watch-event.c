@@ -68,7 +68,7 @@ static int add_message(EventFields *f, const KernelEventInfo *in, const char *na
 }
 
 int event_kernel(EventFields *f, const KernelEventInfo *in) {
-        const char *name = rng_instruction_upper_to_string(in->instruction);
+        const char *name = rng_source_display_name(in->instruction);
         Verdict v = in->own_probe ? VERDICT_OK : kernel_rng_msg_kind_verdict(in->kind);
         int k;
 

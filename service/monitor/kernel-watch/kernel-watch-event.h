@@ -16,7 +16,7 @@
 /* One recorded event, as the pure builder below takes it. */
 typedef struct KernelEventInfo {
         KernelRngMsgKind kind;
-        RngInstruction instruction;
+        RngSourceId instruction;
         uint64_t messages;          /* kernel log lines aggregated */
         uint64_t count;             /* RNG_COUNT: failures this event accounts for */
         bool have_counters;

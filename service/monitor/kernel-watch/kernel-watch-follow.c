@@ -73,7 +73,7 @@ static int on_counter_io(sd_event_source *s, int fd, uint32_t revents, void *use
 /* Kernels with the series wake pollers of the exhausted counters (POLLPRI)
  * when they grow. Without the files this is a no-op: the journal alone. */
 int watch_poll_counters(KernelWatch *w) {
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
                 int fd, r;
 
                 fd = kernel_counter_open_poll(w->sysfs_root, i);
@@ -88,7 +88,7 @@ int watch_poll_counters(KernelWatch *w) {
                 if (r < 0)
                         return r;
                 (void) sd_event_source_set_description(w->counter_sources[i],
-                                                       i == RNG_RDRAND ? "kernel-watch-rdrand-counter"
+                                                       i == RNG_SOURCE_RDRAND ? "kernel-watch-rdrand-counter"
                                                                        : "kernel-watch-rdseed-counter");
         }
         return 0;

@@ -18,7 +18,7 @@ struct KernelWatch {
         sd_event *event;
         sd_journal *journal;
         sd_event_source *journal_source, *journal_timer, *flush_timer, *settle_timer, *routine_timer;
-        sd_event_source *counter_sources[_RNG_INSTRUCTION_MAX];
+        sd_event_source *counter_sources[_RNG_SOURCE_MAX];
 
         char *state_dir, *sysfs_root;
         uint64_t flush_usec, settle_usec, routine_usec;
@@ -32,7 +32,7 @@ struct KernelWatch {
 
         KernelWatchState state;
         KernelWatchCounters counters;
-        uint64_t own_pending[_RNG_INSTRUCTION_MAX]; /* own probe's exhaustions not yet recorded */
+        uint64_t own_pending[_RNG_SOURCE_MAX]; /* own probe's exhaustions not yet recorded */
 
         bool reported;   /* reported at least once (kernel_watch_new() reports once) */
         bool no_journal; /* no journal file to follow (no journald): said in the status */

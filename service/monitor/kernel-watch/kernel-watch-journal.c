@@ -90,11 +90,11 @@ int kernel_watch_journal_next(sd_journal *j, KernelRngMsg *ret, const char **ret
 }
 
 int kernel_watch_journal_count_messages(const char *cursor,
-                                        uint64_t ret[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX], void *userdata) {
+                                        uint64_t ret[_KERNEL_RNG_MSG_MAX][_RNG_SOURCE_MAX], void *userdata) {
         const KernelWatchJournalLookup *l = userdata;
         int r;
 
-        memset(ret, 0, sizeof(uint64_t) * _KERNEL_RNG_MSG_MAX * _RNG_INSTRUCTION_MAX);
+        memset(ret, 0, sizeof(uint64_t) * _KERNEL_RNG_MSG_MAX * _RNG_SOURCE_MAX);
         if (!cursor)
                 return 0; /* no message recorded */
         sd_journal_flush_matches(l->journal);
@@ -109,7 +109,7 @@ int kernel_watch_journal_count_messages(const char *cursor,
                 r = kernel_watch_journal_next(l->journal, &m, &text, &len);
                 if (r <= 0)
                         break;
-                if ((unsigned) m.kind < _KERNEL_RNG_MSG_MAX && (unsigned) m.instruction < _RNG_INSTRUCTION_MAX &&
+                if ((unsigned) m.kind < _KERNEL_RNG_MSG_MAX && (unsigned) m.instruction < _RNG_SOURCE_MAX &&
                     ret[m.kind][m.instruction] < UINT64_MAX)
                         ret[m.kind][m.instruction]++;
                 if (sd_journal_test_cursor(l->journal, cursor) > 0)

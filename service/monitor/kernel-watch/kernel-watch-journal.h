@@ -55,4 +55,4 @@ int kernel_watch_journal_has_serial(uint64_t serial, void *userdata);
  * entry of cursor (all of them if it is gone). Leaves the journal without
  * matches. userdata is a KernelWatchJournalLookup. */
 int kernel_watch_journal_count_messages(const char *cursor,
-                                        uint64_t ret[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX], void *userdata);
+                                        uint64_t ret[_KERNEL_RNG_MSG_MAX][_RNG_SOURCE_MAX], void *userdata);

@@ -37,9 +37,9 @@ int kernel_watch_state_copy(const KernelWatchState *s, KernelWatchState *ret) {
 /* Which keys a file gave, for the whole-file check. */
 typedef struct StateSeen {
         bool boot, cursor, serial;
-        bool reported[_RNG_INSTRUCTION_MAX];
-        bool recorded[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX];
-        bool own[_RNG_INSTRUCTION_MAX];
+        bool reported[_RNG_SOURCE_MAX];
+        bool recorded[_KERNEL_RNG_MSG_MAX][_RNG_SOURCE_MAX];
+        bool own[_RNG_SOURCE_MAX];
 } StateSeen;
 
 /* The number a known key stores into and its seen flag, or NULL for an
@@ -51,20 +51,20 @@ static uint64_t *state_slot(KernelWatchState *s, StateSeen *seen, const char *ke
                 *ret_seen = &seen->serial;
                 return &s->serial;
         }
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                snprintf(name, sizeof(name), "reported_%s", rng_instruction_to_string(i));
+        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
+                snprintf(name, sizeof(name), "reported_%s", rng_source_name(i));
                 if (strcmp(key, name) == 0) {
                         *ret_seen = &seen->reported[i];
                         return &s->reported[i];
                 }
-                snprintf(name, sizeof(name), "own_%s", rng_instruction_to_string(i));
+                snprintf(name, sizeof(name), "own_%s", rng_source_name(i));
                 if (strcmp(key, name) == 0) {
                         *ret_seen = &seen->own[i];
                         return &s->own[i];
                 }
                 for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++) {
                         snprintf(name, sizeof(name), "recorded_%s_%s", kernel_rng_msg_kind_to_string(k),
-                                 rng_instruction_to_string(i));
+                                 rng_source_name(i));
                         if (strcmp(key, name) == 0) {
                                 *ret_seen = &seen->recorded[k][i];
                                 return &s->recorded[k][i];
@@ -122,7 +122,7 @@ static int state_parse_line(KernelWatchState *s, StateSeen *seen, char *line, co
 static bool state_complete(const StateSeen *seen) {
         if (!seen->boot || !seen->serial)
                 return false;
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
                 if (!seen->reported[i])
                         return false;
                 for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
@@ -138,7 +138,7 @@ static bool state_complete(const StateSeen *seen) {
 static const char *state_contradiction(const KernelWatchState *s) {
         bool any = s->cursor;
 
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
                 uint64_t exhausted = s->recorded[KERNEL_RNG_MSG_EXHAUSTED][i],
                          failed = s->recorded[KERNEL_RNG_MSG_FAILED][i];
 
@@ -229,14 +229,14 @@ int kernel_watch_state_parse(const char *text, size_t len, KernelWatchState *ret
 int kernel_watch_state_check_counters(const KernelWatchState *s, const KernelCounters *c, char *why, size_t len) {
         if (!c)
                 return 0;
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
                 /* the parser refuses a sum past 2^64; own_ is part of reported_ */
                 uint64_t failures = s->recorded[KERNEL_RNG_MSG_EXHAUSTED][i] + s->recorded[KERNEL_RNG_MSG_FAILED][i];
 
                 if (s->reported[i] > c->exhausted[i]) {
                         snprintf(why, len,
                                  "it has %" PRIu64 " %s exhaustions reported, but the kernel counts only %" PRIu64,
-                                 s->reported[i], rng_instruction_upper_to_string(i), c->exhausted[i]);
+                                 s->reported[i], rng_source_display_name(i), c->exhausted[i]);
                         return -ERANGE;
                 }
                 /* Every failure recorded was one the kernel counted (its
@@ -244,7 +244,7 @@ int kernel_watch_state_check_counters(const KernelWatchState *s, const KernelCou
                 if (failures > c->exhausted[i]) {
                         snprintf(why, len,
                                  "it has %" PRIu64 " %s failures recorded, but the kernel counts only %" PRIu64,
-                                 failures, rng_instruction_upper_to_string(i), c->exhausted[i]);
+                                 failures, rng_source_display_name(i), c->exhausted[i]);
                         return -ERANGE;
                 }
         }
@@ -259,7 +259,7 @@ static bool counts_messages(KernelRngMsgKind k, bool no_counters) {
 }
 
 int kernel_watch_state_check(const KernelWatchState *s, const KernelWatchStateCheck *check, char *why, size_t len) {
-        uint64_t messages[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX] = {};
+        uint64_t messages[_KERNEL_RNG_MSG_MAX][_RNG_SOURCE_MAX] = {};
         bool any = false;
         int r;
 
@@ -268,13 +268,13 @@ int kernel_watch_state_check(const KernelWatchState *s, const KernelWatchStateCh
         r = kernel_watch_state_check_counters(s, check->counters, why, len);
         if (r < 0)
                 return r;
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
                 /* reported_ and own_ are the counters' values: a kernel
                  * without counters gives none. */
                 if (check->no_counters && (s->reported[i] > 0 || s->own[i] > 0)) {
                         snprintf(why, len,
                                  "it has %" PRIu64 " %s exhaustions counted by the kernel, but this kernel has no counters",
-                                 MAX(s->reported[i], s->own[i]), rng_instruction_upper_to_string(i));
+                                 MAX(s->reported[i], s->own[i]), rng_source_display_name(i));
                         return -ERANGE;
                 }
                 for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
@@ -285,13 +285,13 @@ int kernel_watch_state_check(const KernelWatchState *s, const KernelWatchStateCh
         r = check->count_messages(s->cursor, messages, check->userdata);
         if (r < 0)
                 return r;
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++)
                 for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
                         if (counts_messages(k, check->no_counters) && s->recorded[k][i] > messages[k][i]) {
                                 snprintf(why, len,
                                          "it has %" PRIu64 " %s %s messages recorded, but this boot's journal holds %" PRIu64
                                          " up to its position",
-                                         s->recorded[k][i], rng_instruction_upper_to_string(i),
+                                         s->recorded[k][i], rng_source_display_name(i),
                                          kernel_rng_msg_kind_to_string(k), messages[k][i]);
                                 return -ERANGE;
                         }
@@ -311,15 +311,15 @@ int kernel_watch_state_format(const KernelWatchState *s, char **ret) {
         if (s->cursor)
                 fprintf(f, "cursor=%s\n", s->cursor);
         fprintf(f, "serial=%" PRIu64 "\n", s->serial);
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                fprintf(f, "reported_%s=%" PRIu64 "\n", rng_instruction_to_string(i), s->reported[i]);
+        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
+                fprintf(f, "reported_%s=%" PRIu64 "\n", rng_source_name(i), s->reported[i]);
                 /* Optional on read: written only when there is something
                  * to say, so a state without an own probe keeps its size. */
                 if (s->own[i] > 0)
-                        fprintf(f, "own_%s=%" PRIu64 "\n", rng_instruction_to_string(i), s->own[i]);
+                        fprintf(f, "own_%s=%" PRIu64 "\n", rng_source_name(i), s->own[i]);
                 for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
                         fprintf(f, "recorded_%s_%s=%" PRIu64 "\n", kernel_rng_msg_kind_to_string(k),
-                                rng_instruction_to_string(i), s->recorded[k][i]);
+                                rng_source_name(i), s->recorded[k][i]);
         }
         if (ferror(f) | (fclose(f) != 0))
                 return -ENOMEM;
@@ -487,14 +487,14 @@ int kernel_watch_state_restore(const char *dir, sd_id128_t boot, const KernelWat
 /* --- verdict and status --------------------------------------------------------- */
 
 int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters, const uint64_t *held,
-                               Verdict ret_verdicts[_RNG_INSTRUCTION_MAX], char **ret_status) {
-        Verdict v[_RNG_INSTRUCTION_MAX];
+                               Verdict ret_verdicts[_RNG_SOURCE_MAX], char **ret_status) {
+        Verdict v[_RNG_SOURCE_MAX];
         char buf[768], note[96];
         size_t k = 0;
         char *status;
 
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                const char *name = rng_instruction_upper_to_string(i);
+        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
+                const char *name = rng_source_display_name(i);
                 /* counted by the kernel, or (without counters) logged lines;
                  * not those during the own probe */
                 uint64_t failures = MAX(s->reported[i] - MIN(s->own[i], s->reported[i]),

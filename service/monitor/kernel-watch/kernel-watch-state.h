@@ -50,11 +50,11 @@ typedef struct KernelWatchState {
         sd_id128_t boot_id;
         char *cursor;                                   /* owned; last recorded message */
         uint64_t serial;                                /* of the last recorded flush */
-        uint64_t reported[_RNG_INSTRUCTION_MAX];        /* exhausted counts accounted for */
-        uint64_t recorded[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX]; /* counts in events */
+        uint64_t reported[_RNG_SOURCE_MAX];        /* exhausted counts accounted for */
+        uint64_t recorded[_KERNEL_RNG_MSG_MAX][_RNG_SOURCE_MAX]; /* counts in events */
         /* Of reported: exhaustions during rng-health's own contention probe,
          * in their own events, not in recorded (not against the verdict). */
-        uint64_t own[_RNG_INSTRUCTION_MAX];
+        uint64_t own[_RNG_SOURCE_MAX];
 } KernelWatchState;
 
 void kernel_watch_state_done(KernelWatchState *s);
@@ -78,7 +78,7 @@ int kernel_watch_state_check_counters(const KernelWatchState *s, const KernelCou
  * of cursor (NULL: none, all 0): what the state's message counts can be
  * at most. 0 or -errno. */
 typedef int (*KernelWatchCountMessages)(const char *cursor,
-                                        uint64_t ret[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX], void *userdata);
+                                        uint64_t ret[_KERNEL_RNG_MSG_MAX][_RNG_SOURCE_MAX], void *userdata);
 
 /* What a state claims to summarise, and what it is checked against when
  * restored (kernel_watch_state_check()). */
@@ -133,4 +133,4 @@ int kernel_watch_state_restore(const char *dir, sd_id128_t boot, const KernelWat
  * they count as the state's do, so the status says what the counter says,
  * and the status names how many the journal does not have yet. */
 int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters, const uint64_t *held,
-                               Verdict ret_verdicts[_RNG_INSTRUCTION_MAX], char **ret_status);
+                               Verdict ret_verdicts[_RNG_SOURCE_MAX], char **ret_status);

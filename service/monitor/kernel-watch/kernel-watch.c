@@ -37,10 +37,10 @@ int watch_update_verdict(KernelWatch *w) {
                 .trigger = "kernel",
                 .counters = w->counters.have ? &w->counters.snapshot : NULL,
         };
-        uint64_t held[_RNG_INSTRUCTION_MAX];
+        uint64_t held[_RNG_SOURCE_MAX];
         int r;
 
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++)
                 held[i] = kernel_watch_growth(&w->state, report.counters, w->own_pending, i, NULL);
         r = kernel_watch_state_verdict(&w->state, w->counters.have, held, report.instr, &status);
         if (r < 0)
@@ -101,7 +101,7 @@ int watch_flush(KernelWatch *w) {
                                  w->read_cursor, &params, &step);
         if (r < 0)
                 return r;
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++)
                 deferred = deferred || step.deferred[i];
         /* Held back: recorded when the interval ends (the timer is armed
          * only while something waits, so an idle watch sleeps). */
@@ -119,7 +119,7 @@ int watch_flush(KernelWatch *w) {
                 w->routine_last = now;
                 w->routine_until = now + w->routine_usec;
         }
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++)
                 w->own_pending[i] -= step.own_used[i];
 
         /* .new before the events, committed after: see kernel-watch.h. */
@@ -285,7 +285,7 @@ KernelWatch *kernel_watch_free(KernelWatch *w) {
         sd_event_source_disable_unref(w->flush_timer);
         sd_event_source_disable_unref(w->settle_timer);
         sd_event_source_disable_unref(w->routine_timer);
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++)
                 sd_event_source_disable_unref(w->counter_sources[i]);
         sd_journal_close(w->journal);
         sd_event_unref(w->event);
@@ -315,8 +315,8 @@ int kernel_watch_set_routine_interval(KernelWatch *w, uint64_t usec) {
         return r < 0 ? r : 0;
 }
 
-void kernel_watch_add_own_load(KernelWatch *w, RngInstruction i, uint64_t count) {
-        if (!w || (unsigned) i >= _RNG_INSTRUCTION_MAX)
+void kernel_watch_add_own_load(KernelWatch *w, RngSourceId i, uint64_t count) {
+        if (!w || (unsigned) i >= _RNG_SOURCE_MAX)
                 return;
         w->own_pending[i] = count > UINT64_MAX - w->own_pending[i] ? UINT64_MAX : w->own_pending[i] + count;
 }

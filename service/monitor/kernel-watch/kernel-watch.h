@@ -69,7 +69,7 @@ typedef struct KernelWatchParams {
         uint64_t routine_usec;  /* routine failures (RDSEED) are recorded at most once per this */
         /* Exhaustions the kernel counted during rng-health's own contention
          * probe before the watch started (the boot probe). */
-        uint64_t own_load[_RNG_INSTRUCTION_MAX];
+        uint64_t own_load[_RNG_SOURCE_MAX];
 } KernelWatchParams;
 
 #define KERNEL_WATCH_PARAMS_DEFAULT \
@@ -91,7 +91,7 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(KernelWatch *, kernel_watch_free);
  * growth to the own probe (RNG_OWN_PROBE=1), not against the verdict. The
  * probe runs on the loop's thread, so the watch has not yet recorded any
  * of it. */
-void kernel_watch_add_own_load(KernelWatch *w, RngInstruction i, uint64_t count);
+void kernel_watch_add_own_load(KernelWatch *w, RngSourceId i, uint64_t count);
 
 /* A new interval for routine failures (a reload): what is held back is
  * recorded at once if the new interval has run out. */

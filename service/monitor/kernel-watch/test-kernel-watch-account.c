@@ -23,16 +23,16 @@ static uint64_t rnd(uint64_t n) {
         return n ? rng_state % n : 0;
 }
 
-static void add(KernelWatchBatch *b, KernelRngMsgKind k, RngInstruction i, unsigned cpu, const char *text) {
+static void add(KernelWatchBatch *b, KernelRngMsgKind k, RngSourceId i, unsigned cpu, const char *text) {
         KernelRngMsg m = { .kind = k, .instruction = i, .have_cpu = k == KERNEL_RNG_MSG_EXHAUSTED,
                            .cpu = cpu, .tries = 10 };
 
         CHECK_EQ_INT(kernel_watch_batch_add(b, &m, text, strlen(text)), 0);
 }
 
-static void add_exhausted(KernelWatchBatch *b, RngInstruction i, unsigned cpu) {
+static void add_exhausted(KernelWatchBatch *b, RngSourceId i, unsigned cpu) {
         add(b, KERNEL_RNG_MSG_EXHAUSTED, i, cpu,
-            i == RNG_RDSEED ? "x86/rng: RDSEED exhausted after 10 tries on CPU 1\n"
+            i == RNG_SOURCE_RDSEED ? "x86/rng: RDSEED exhausted after 10 tries on CPU 1\n"
                             : "x86/rng: RDRAND exhausted after 10 tries on CPU 1\n");
 }
 
@@ -56,7 +56,7 @@ static void adopt(KernelWatchState *state, KernelWatchStep *s, KernelWatchBatch 
         kernel_watch_batch_clear(b);
 }
 
-static uint64_t failure_count(const KernelWatchStep *s, RngInstruction i) {
+static uint64_t failure_count(const KernelWatchStep *s, RngSourceId i) {
         uint64_t sum = 0;
 
         for (size_t k = 0; k < s->n_events; k++)
@@ -73,13 +73,13 @@ static void test_counts_add_up(void) {
         _cleanup_(kernel_watch_state_done) KernelWatchState state = {};
         KernelCounters c = {};
         KernelWatchBatch b = {};
-        uint64_t counted[_RNG_INSTRUCTION_MAX] = {}, serial = 0;
+        uint64_t counted[_RNG_SOURCE_MAX] = {}, serial = 0;
 
         for (unsigned n = 0; n < 2000; n++) {
                 KernelWatchStep s;
                 size_t events;
 
-                for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
                         uint64_t grow = rnd(4) == 0 ? 0 : rnd(1000);
                         uint64_t lines = MIN(grow, rnd(12)); /* rate-limited: fewer lines */
 
@@ -91,7 +91,7 @@ static void test_counts_add_up(void) {
                                 add(&b, KERNEL_RNG_MSG_FAILED, i, 0, "RDSEED failed");
                 }
                 events = step(&state, &c, &b, rnd(2) ? "cursor" : NULL, &s);
-                for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++)
                         counted[i] += failure_count(&s, i);
                 for (size_t k = 0; k < events; k++) {
                         const KernelEventInfo *e = &s.events[k];
@@ -105,7 +105,7 @@ static void test_counts_add_up(void) {
                         serial++;
                 CHECK_EQ_U64(s.next.serial, serial);
                 adopt(&state, &s, &b);
-                for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
                         CHECK_EQ_U64(counted[i], c.exhausted[i]);
                         CHECK_EQ_U64(state.reported[i], c.exhausted[i]);
                         CHECK_EQ_U64(state.recorded[KERNEL_RNG_MSG_EXHAUSTED][i] +
@@ -124,33 +124,33 @@ static void test_flood_aggregated(void) {
         KernelWatchStep s;
         char long_line[2048];
         static const char zen5[] = "RDSEED32 is broken. Disabling the corresponding CPUID bit.";
-        KernelRngMsg dis = { .kind = KERNEL_RNG_MSG_DISABLED, .instruction = RNG_RDSEED,
+        KernelRngMsg dis = { .kind = KERNEL_RNG_MSG_DISABLED, .instruction = RNG_SOURCE_RDSEED,
                              .reason = kernel_reason_match(zen5, strlen(zen5)) };
 
         for (unsigned l = 0; l < 36904; l++)
-                add_exhausted(&b, RNG_RDSEED, l % 64);
+                add_exhausted(&b, RNG_SOURCE_RDSEED, l % 64);
         for (unsigned l = 0; l < 7; l++)
-                add_exhausted(&b, RNG_RDRAND, 3);
+                add_exhausted(&b, RNG_SOURCE_RDRAND, 3);
         memset(long_line, 'x', sizeof(long_line));
         CHECK_EQ_INT(kernel_watch_batch_add(&b, &dis, long_line, sizeof(long_line)), 0);
         CHECK(b.pending, "pending");
-        c.exhausted[RNG_RDSEED] = 40000; /* the kernel counted more than it printed */
-        c.retried[RNG_RDSEED] = 40000;
-        c.exhausted[RNG_RDRAND] = 7;
-        c.retried[RNG_RDRAND] = 9;
+        c.exhausted[RNG_SOURCE_RDSEED] = 40000; /* the kernel counted more than it printed */
+        c.retried[RNG_SOURCE_RDSEED] = 40000;
+        c.exhausted[RNG_SOURCE_RDRAND] = 7;
+        c.retried[RNG_SOURCE_RDRAND] = 9;
 
         CHECK_EQ_INT(step(&state, &c, &b, "c1", &s), 3);
         for (size_t k = 0; k < s.n_events; k++) {
                 const KernelEventInfo *e = &s.events[k];
 
-                if (e->kind == KERNEL_RNG_MSG_EXHAUSTED && e->instruction == RNG_RDSEED) {
+                if (e->kind == KERNEL_RNG_MSG_EXHAUSTED && e->instruction == RNG_SOURCE_RDSEED) {
                         CHECK_EQ_U64(e->messages, 36904);
                         CHECK_EQ_U64(e->count, 40000);
                         CHECK(e->have_cpu && e->cpu == 36903 % 64 && e->tries == 10, "last CPU %u", e->cpu);
                         CHECK(e->kernel_message &&
                               strcmp(e->kernel_message, "x86/rng: RDSEED exhausted after 10 tries on CPU 1") == 0,
                               "first line '%s'", e->kernel_message ?: "(null)");
-                } else if (e->kind == KERNEL_RNG_MSG_EXHAUSTED && e->instruction == RNG_RDRAND) {
+                } else if (e->kind == KERNEL_RNG_MSG_EXHAUSTED && e->instruction == RNG_SOURCE_RDRAND) {
                         CHECK_EQ_U64(e->messages, 7);
                         CHECK_EQ_U64(e->count, 7);
                 } else if (e->kind == KERNEL_RNG_MSG_DISABLED) {
@@ -163,14 +163,14 @@ static void test_flood_aggregated(void) {
                         CHECK(false, "unexpected event kind %d", e->kind);
         }
         CHECK(s.next.cursor && strcmp(s.next.cursor, "c1") == 0, "cursor");
-        CHECK_EQ_U64(s.next.recorded[KERNEL_RNG_MSG_DISABLED][RNG_RDSEED], 1);
+        CHECK_EQ_U64(s.next.recorded[KERNEL_RNG_MSG_DISABLED][RNG_SOURCE_RDSEED], 1);
         adopt(&state, &s, &b);
         CHECK(!b.pending, "cleared");
 
         /* The next window of the flood: again one event, counting the growth only. */
         for (unsigned l = 0; l < 500; l++)
-                add_exhausted(&b, RNG_RDSEED, 0);
-        c.exhausted[RNG_RDSEED] = 40600;
+                add_exhausted(&b, RNG_SOURCE_RDSEED, 0);
+        c.exhausted[RNG_SOURCE_RDSEED] = 40600;
         CHECK_EQ_INT(step(&state, &c, &b, "c2", &s), 1);
         CHECK_EQ_U64(s.events[0].messages, 500);
         CHECK_EQ_U64(s.events[0].count, 600);
@@ -184,21 +184,21 @@ static void test_no_counters(void) {
         KernelWatchStep s;
 
         for (unsigned l = 0; l < 5; l++)
-                add_exhausted(&b, RNG_RDSEED, 2);
-        add(&b, KERNEL_RNG_MSG_FAILED, RNG_RDSEED, 0, "RDSEED failed");
-        add(&b, KERNEL_RNG_MSG_FAILED, RNG_RDRAND, 0, "RDRAND failed");
-        add(&b, KERNEL_RNG_MSG_FAILED, RNG_RDRAND, 0, "RDRAND failed");
+                add_exhausted(&b, RNG_SOURCE_RDSEED, 2);
+        add(&b, KERNEL_RNG_MSG_FAILED, RNG_SOURCE_RDSEED, 0, "RDSEED failed");
+        add(&b, KERNEL_RNG_MSG_FAILED, RNG_SOURCE_RDRAND, 0, "RDRAND failed");
+        add(&b, KERNEL_RNG_MSG_FAILED, RNG_SOURCE_RDRAND, 0, "RDRAND failed");
 
         CHECK_EQ_INT(step(&state, NULL, &b, NULL, &s), 3);
         for (size_t k = 0; k < s.n_events; k++) {
                 CHECK_EQ_U64(s.events[k].count, s.events[k].messages);
                 CHECK(!s.events[k].have_counters && s.events[k].exhausted_total == 0, "no counters");
         }
-        CHECK_EQ_U64(failure_count(&s, RNG_RDSEED), 6);
-        CHECK_EQ_U64(failure_count(&s, RNG_RDRAND), 2);
-        CHECK_EQ_U64(s.next.reported[RNG_RDSEED], 0); /* nothing counted by a kernel */
-        CHECK_EQ_U64(s.next.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED], 5);
-        CHECK_EQ_U64(s.next.recorded[KERNEL_RNG_MSG_FAILED][RNG_RDRAND], 2);
+        CHECK_EQ_U64(failure_count(&s, RNG_SOURCE_RDSEED), 6);
+        CHECK_EQ_U64(failure_count(&s, RNG_SOURCE_RDRAND), 2);
+        CHECK_EQ_U64(s.next.reported[RNG_SOURCE_RDSEED], 0); /* nothing counted by a kernel */
+        CHECK_EQ_U64(s.next.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_SOURCE_RDSEED], 5);
+        CHECK_EQ_U64(s.next.recorded[KERNEL_RNG_MSG_FAILED][RNG_SOURCE_RDRAND], 2);
         CHECK(!s.next.cursor, "no cursor");
         adopt(&state, &s, &b);
 
@@ -212,13 +212,13 @@ static void test_no_counters(void) {
  * limit): one counted-only event; the same snapshot again: nothing. */
 static void test_growth_without_messages(void) {
         _cleanup_(kernel_watch_state_done) KernelWatchState state = { .cursor = strdup("old") };
-        KernelCounters c = { .exhausted = { [RNG_RDSEED] = 9 }, .retried = { [RNG_RDSEED] = 11 } };
+        KernelCounters c = { .exhausted = { [RNG_SOURCE_RDSEED] = 9 }, .retried = { [RNG_SOURCE_RDSEED] = 11 } };
         KernelWatchBatch b = {};
         KernelWatchStep s;
 
         CHECK_EQ_INT(step(&state, &c, &b, NULL, &s), 1);
         CHECK_EQ_INT(s.events[0].kind, KERNEL_RNG_MSG_EXHAUSTED);
-        CHECK_EQ_INT(s.events[0].instruction, RNG_RDSEED);
+        CHECK_EQ_INT(s.events[0].instruction, RNG_SOURCE_RDSEED);
         CHECK_EQ_U64(s.events[0].messages, 0);
         CHECK_EQ_U64(s.events[0].count, 9);
         CHECK(!s.events[0].kernel_message && !s.events[0].have_cpu, "counted only");
@@ -232,14 +232,14 @@ static void test_growth_without_messages(void) {
         kernel_watch_step_done(&s);
 
         /* The lines arrive after the counted-only event: logged, already counted. */
-        add_exhausted(&b, RNG_RDSEED, 1);
-        add(&b, KERNEL_RNG_MSG_FAILED, RNG_RDSEED, 0, "RDSEED failed");
+        add_exhausted(&b, RNG_SOURCE_RDSEED, 1);
+        add(&b, KERNEL_RNG_MSG_FAILED, RNG_SOURCE_RDSEED, 0, "RDSEED failed");
         CHECK_EQ_INT(step(&state, &c, &b, "new", &s), 2);
-        CHECK_EQ_U64(failure_count(&s, RNG_RDSEED), 0);
+        CHECK_EQ_U64(failure_count(&s, RNG_SOURCE_RDSEED), 0);
         CHECK_EQ_U64(s.events[0].messages, 1);
         CHECK(strcmp(s.next.cursor, "new") == 0, "new cursor");
         adopt(&state, &s, &b);
-        CHECK_EQ_U64(state.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED], 9);
+        CHECK_EQ_U64(state.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_SOURCE_RDSEED], 9);
 }
 
 /* A counter read that fails mid-flood, on a kernel that has counters: the
@@ -248,8 +248,8 @@ static void test_growth_without_messages(void) {
 static void test_counter_read_fails(void) {
         _cleanup_(kernel_watch_state_done) KernelWatchState state = {};
         KernelWatchCounters v = {};
-        KernelCounters c0 = { .exhausted = { [RNG_RDSEED] = 5 }, .retried = { [RNG_RDSEED] = 5 } };
-        KernelCounters c1 = { .exhausted = { [RNG_RDSEED] = 8 }, .retried = { [RNG_RDSEED] = 9 } };
+        KernelCounters c0 = { .exhausted = { [RNG_SOURCE_RDSEED] = 5 }, .retried = { [RNG_SOURCE_RDSEED] = 5 } };
+        KernelCounters c1 = { .exhausted = { [RNG_SOURCE_RDSEED] = 8 }, .retried = { [RNG_SOURCE_RDSEED] = 9 } };
         const KernelCounters *c;
         KernelWatchBatch b = {};
         KernelWatchStep s;
@@ -260,30 +260,30 @@ static void test_counter_read_fails(void) {
         CHECK(!v.have && !v.stale, "nothing to be stale");
 
         c = kernel_watch_counters_update(&v, 0, &c0);
-        CHECK(c && v.have && !v.stale && c->exhausted[RNG_RDSEED] == 5, "first read");
-        add_exhausted(&b, RNG_RDSEED, 1);
+        CHECK(c && v.have && !v.stale && c->exhausted[RNG_SOURCE_RDSEED] == 5, "first read");
+        add_exhausted(&b, RNG_SOURCE_RDSEED, 1);
         step(&state, c, &b, "1", &s);
-        sum += failure_count(&s, RNG_RDSEED);
+        sum += failure_count(&s, RNG_SOURCE_RDSEED);
         adopt(&state, &s, &b);
 
         /* The read fails with 3 more lines logged: the last snapshot stands. */
         c = kernel_watch_counters_update(&v, -EIO, NULL);
-        CHECK(c && v.have && v.stale && c->exhausted[RNG_RDSEED] == 5, "stale snapshot kept");
+        CHECK(c && v.have && v.stale && c->exhausted[RNG_SOURCE_RDSEED] == 5, "stale snapshot kept");
         for (unsigned l = 0; l < 3; l++)
-                add_exhausted(&b, RNG_RDSEED, 1);
+                add_exhausted(&b, RNG_SOURCE_RDSEED, 1);
         CHECK_EQ_INT(step(&state, c, &b, "2", &s), 1);
         CHECK(s.events[0].have_counters, "still counted by the kernel");
-        sum += failure_count(&s, RNG_RDSEED);
+        sum += failure_count(&s, RNG_SOURCE_RDSEED);
         adopt(&state, &s, &b);
 
         /* Readable again: the growth is counted once. */
         c = kernel_watch_counters_update(&v, 0, &c1);
         CHECK(c && !v.stale, "fresh again");
         CHECK_EQ_INT(step(&state, c, &b, NULL, &s), 1);
-        sum += failure_count(&s, RNG_RDSEED);
+        sum += failure_count(&s, RNG_SOURCE_RDSEED);
         adopt(&state, &s, &b);
         CHECK_EQ_U64(sum, 8);
-        CHECK_EQ_U64(state.reported[RNG_RDSEED], 8);
+        CHECK_EQ_U64(state.reported[RNG_SOURCE_RDSEED], 8);
 }
 
 /* A counter below what was reported (went backwards, or a state from
@@ -291,28 +291,28 @@ static void test_counter_read_fails(void) {
  * only growth beyond what was reported counts. */
 static void test_counter_backwards(void) {
         _cleanup_(kernel_watch_state_done) KernelWatchState state = {};
-        KernelCounters c = { .exhausted = { [RNG_RDSEED] = 40 }, .retried = { [RNG_RDSEED] = 40 } };
+        KernelCounters c = { .exhausted = { [RNG_SOURCE_RDSEED] = 40 }, .retried = { [RNG_SOURCE_RDSEED] = 40 } };
         KernelWatchBatch b = {};
         KernelWatchStep s;
 
-        state.reported[RNG_RDSEED] = 100;
-        state.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED] = 100;
+        state.reported[RNG_SOURCE_RDSEED] = 100;
+        state.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_SOURCE_RDSEED] = 100;
 
         CHECK_EQ_INT(step(&state, &c, &b, NULL, &s), 0);
         kernel_watch_step_done(&s);
 
-        add_exhausted(&b, RNG_RDSEED, 0);
+        add_exhausted(&b, RNG_SOURCE_RDSEED, 0);
         CHECK_EQ_INT(step(&state, &c, &b, NULL, &s), 1);
         CHECK_EQ_U64(s.events[0].count, 0);
-        CHECK_EQ_U64(s.next.reported[RNG_RDSEED], 100);
-        CHECK_EQ_U64(s.next.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED], 100);
+        CHECK_EQ_U64(s.next.reported[RNG_SOURCE_RDSEED], 100);
+        CHECK_EQ_U64(s.next.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_SOURCE_RDSEED], 100);
         adopt(&state, &s, &b);
 
-        c.exhausted[RNG_RDSEED] = 105;
+        c.exhausted[RNG_SOURCE_RDSEED] = 105;
         CHECK_EQ_INT(step(&state, &c, &b, NULL, &s), 1);
         CHECK_EQ_U64(s.events[0].count, 5);
         adopt(&state, &s, &b);
-        CHECK_EQ_U64(state.reported[RNG_RDSEED], 105);
+        CHECK_EQ_U64(state.reported[RNG_SOURCE_RDSEED], 105);
 }
 
 /* A restart from the saved state (format -> parse) counts nothing twice;
@@ -320,16 +320,16 @@ static void test_counter_backwards(void) {
 static void test_restart(void) {
         _cleanup_(kernel_watch_state_done) KernelWatchState state = {}, before = {}, saved = {};
         _cleanup_free_ char *text = NULL;
-        KernelCounters c = { .exhausted = { [RNG_RDSEED] = 30, [RNG_RDRAND] = 2 },
-                             .retried = { [RNG_RDSEED] = 31, [RNG_RDRAND] = 2 } };
+        KernelCounters c = { .exhausted = { [RNG_SOURCE_RDSEED] = 30, [RNG_SOURCE_RDRAND] = 2 },
+                             .retried = { [RNG_SOURCE_RDSEED] = 31, [RNG_SOURCE_RDRAND] = 2 } };
         KernelWatchBatch b = {};
         KernelWatchStep s;
 
         for (unsigned l = 0; l < 10; l++)
-                add_exhausted(&b, RNG_RDSEED, 0);
+                add_exhausted(&b, RNG_SOURCE_RDSEED, 0);
         CHECK_EQ_INT(kernel_watch_state_copy(&state, &before), 0);
         CHECK_EQ_INT(step(&state, &c, &b, "c10", &s), 2);
-        CHECK_EQ_U64(failure_count(&s, RNG_RDSEED) + failure_count(&s, RNG_RDRAND), 32);
+        CHECK_EQ_U64(failure_count(&s, RNG_SOURCE_RDSEED) + failure_count(&s, RNG_SOURCE_RDRAND), 32);
         adopt(&state, &s, &b);
 
         CHECK_EQ_INT(kernel_watch_state_format(&state, &text), 0);
@@ -339,8 +339,8 @@ static void test_restart(void) {
         CHECK_EQ_INT(step(&saved, &c, &b, NULL, &s), 0);
         kernel_watch_step_done(&s);
         /* Some more, after the restart: only those. */
-        c.exhausted[RNG_RDSEED] = 33;
-        add_exhausted(&b, RNG_RDSEED, 0);
+        c.exhausted[RNG_SOURCE_RDSEED] = 33;
+        add_exhausted(&b, RNG_SOURCE_RDSEED, 0);
         CHECK_EQ_INT(step(&saved, &c, &b, "c11", &s), 1);
         CHECK_EQ_U64(s.events[0].count, 3);
         CHECK_EQ_U64(s.next.serial, 2);
@@ -350,10 +350,10 @@ static void test_restart(void) {
          * not adopted): from the state before it, the journal re-read, every
          * failure is reported once. */
         for (unsigned l = 0; l < 11; l++)
-                add_exhausted(&b, RNG_RDSEED, 0);
+                add_exhausted(&b, RNG_SOURCE_RDSEED, 0);
         CHECK_EQ_INT(step(&before, &c, &b, "c11", &s), 2);
-        CHECK_EQ_U64(failure_count(&s, RNG_RDSEED), 33);
-        CHECK_EQ_U64(failure_count(&s, RNG_RDRAND), 2);
+        CHECK_EQ_U64(failure_count(&s, RNG_SOURCE_RDSEED), 33);
+        CHECK_EQ_U64(failure_count(&s, RNG_SOURCE_RDRAND), 2);
         adopt(&before, &s, &b);
 }
 
@@ -365,14 +365,14 @@ static void test_own_load(void) {
         _cleanup_(kernel_watch_state_done) KernelWatchState state = {};
         KernelCounters c = {};
         KernelWatchBatch b = {};
-        uint64_t counted[_RNG_INSTRUCTION_MAX] = {}, own_events[_RNG_INSTRUCTION_MAX] = {},
-                 pending[_RNG_INSTRUCTION_MAX] = {}, own_total[_RNG_INSTRUCTION_MAX] = {};
+        uint64_t counted[_RNG_SOURCE_MAX] = {}, own_events[_RNG_SOURCE_MAX] = {},
+                 pending[_RNG_SOURCE_MAX] = {}, own_total[_RNG_SOURCE_MAX] = {};
 
         for (unsigned n = 0; n < 2000; n++) {
                 KernelWatchStep s;
                 size_t events;
 
-                for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
                         /* A probe's window: the counter grew by `own` while it ran. */
                         uint64_t own = rnd(3) == 0 ? rnd(20) : 0, other = rnd(2) ? rnd(20) : 0;
 
@@ -395,13 +395,13 @@ static void test_own_load(void) {
                         if (e->kind == KERNEL_RNG_MSG_EXHAUSTED || e->kind == KERNEL_RNG_MSG_FAILED)
                                 counted[e->instruction] += e->count;
                 }
-                for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
                         CHECK(s.own_used[i] <= pending[i], "own used %" PRIu64 " > pending %" PRIu64, s.own_used[i],
                               pending[i]);
                         pending[i] -= s.own_used[i];
                 }
                 adopt(&state, &s, &b);
-                for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
                         /* The counter only grows in this test: every window is seen. */
                         CHECK_EQ_U64(pending[i], 0);
                         CHECK_EQ_U64(counted[i], c.exhausted[i]);
@@ -415,31 +415,31 @@ static void test_own_load(void) {
         kernel_watch_state_done(&state);
         state = (KernelWatchState) {};
         c = (KernelCounters) {};
-        c.exhausted[RNG_RDSEED] = c.retried[RNG_RDSEED] = 3;
-        pending[RNG_RDSEED] = 3;
+        c.exhausted[RNG_SOURCE_RDSEED] = c.retried[RNG_SOURCE_RDSEED] = 3;
+        pending[RNG_SOURCE_RDSEED] = 3;
         {
                 _cleanup_free_ char *status = NULL;
                 KernelWatchStep s;
-                Verdict v[_RNG_INSTRUCTION_MAX];
+                Verdict v[_RNG_SOURCE_MAX];
 
                 CHECK_EQ_INT(kernel_watch_account(&state, &c, &b, NULL, &(KernelWatchAccountParams) { .own_pending = pending }, &s), 1);
                 CHECK(s.events[0].own_probe && s.events[0].count == 3, "one own event of 3");
                 adopt(&state, &s, &b);
                 CHECK_EQ_INT(kernel_watch_state_verdict(&state, true, NULL, v, &status), 0);
-                CHECK(v[RNG_RDSEED] == VERDICT_OK && v[RNG_RDRAND] == VERDICT_OK, "own load only: ok");
+                CHECK(v[RNG_SOURCE_RDSEED] == VERDICT_OK && v[RNG_SOURCE_RDRAND] == VERDICT_OK, "own load only: ok");
                 CHECK(status && strcmp(status, "kernel: RDSEED exhausted 3x during rng-health's own probe") == 0,
                       "status %s", status ?: "(null)");
 
                 /* Then 2 outside any window: exhausted, counted apart. */
                 free(status);
                 status = NULL;
-                c.exhausted[RNG_RDSEED] += 2;
-                pending[RNG_RDSEED] = 0;
+                c.exhausted[RNG_SOURCE_RDSEED] += 2;
+                pending[RNG_SOURCE_RDSEED] = 0;
                 CHECK_EQ_INT(kernel_watch_account(&state, &c, &b, NULL, &(KernelWatchAccountParams) { .own_pending = pending }, &s), 1);
                 CHECK(!s.events[0].own_probe && s.events[0].count == 2, "one other event of 2");
                 adopt(&state, &s, &b);
                 CHECK_EQ_INT(kernel_watch_state_verdict(&state, true, NULL, v, &status), 0);
-                CHECK_EQ_INT(v[RNG_RDSEED], VERDICT_EXHAUSTED);
+                CHECK_EQ_INT(v[RNG_SOURCE_RDSEED], VERDICT_EXHAUSTED);
                 CHECK(status && strcmp(status, "kernel: RDSEED exhausted 2x (the kernel seeds from RDRAND instead), "
                                                "RDSEED exhausted 3x during rng-health's own probe") == 0,
                       "status %s", status ?: "(null)");
@@ -450,27 +450,27 @@ static void test_own_load(void) {
  * status counts it: it says the counter's figure, and how many of them the
  * journal does not have yet. */
 static void check_held_status(const KernelWatchState *state, const KernelCounters *c,
-                              const uint64_t counted[_RNG_INSTRUCTION_MAX]) {
+                              const uint64_t counted[_RNG_SOURCE_MAX]) {
         _cleanup_free_ char *status = NULL;
-        uint64_t held[_RNG_INSTRUCTION_MAX];
-        Verdict iv[_RNG_INSTRUCTION_MAX];
+        uint64_t held[_RNG_SOURCE_MAX];
+        Verdict iv[_RNG_SOURCE_MAX];
         char want[256];
 
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
                 held[i] = kernel_watch_growth(state, c, NULL, i, NULL);
                 CHECK_EQ_U64(held[i], c->exhausted[i] - counted[i]);
         }
         CHECK_EQ_INT(kernel_watch_state_verdict(state, true, held, iv, &status), 0);
-        CHECK_EQ_INT(iv[RNG_RDSEED], c->exhausted[RNG_RDSEED] > 0 ? VERDICT_EXHAUSTED : VERDICT_OK);
-        if (c->exhausted[RNG_RDSEED] == 0)
+        CHECK_EQ_INT(iv[RNG_SOURCE_RDSEED], c->exhausted[RNG_SOURCE_RDSEED] > 0 ? VERDICT_EXHAUSTED : VERDICT_OK);
+        if (c->exhausted[RNG_SOURCE_RDSEED] == 0)
                 return;
-        if (held[RNG_RDSEED] > 0)
+        if (held[RNG_SOURCE_RDSEED] > 0)
                 snprintf(want, sizeof(want), "RDSEED exhausted %" PRIu64 "x (the kernel seeds from RDRAND instead; "
                          "%" PRIu64 " of them recorded in the journal when the routine interval ends)",
-                         c->exhausted[RNG_RDSEED], held[RNG_RDSEED]);
+                         c->exhausted[RNG_SOURCE_RDSEED], held[RNG_SOURCE_RDSEED]);
         else
                 snprintf(want, sizeof(want), "RDSEED exhausted %" PRIu64 "x (the kernel seeds from RDRAND instead)",
-                         c->exhausted[RNG_RDSEED]);
+                         c->exhausted[RNG_SOURCE_RDSEED]);
         CHECK(status && strstr(status, want), "status '%s', expected '%s'", status ?: "(null)", want);
 }
 
@@ -482,10 +482,10 @@ static void test_routine_deferred(void) {
         _cleanup_(kernel_watch_state_done) KernelWatchState state = {};
         KernelCounters c = {};
         KernelWatchBatch b = {};
-        uint64_t counted[_RNG_INSTRUCTION_MAX] = {};
+        uint64_t counted[_RNG_SOURCE_MAX] = {};
         unsigned routine_events = 0, steps_due = 0;
 
-        CHECK(kernel_watch_failure_routine(RNG_RDSEED) && !kernel_watch_failure_routine(RNG_RDRAND), "routine");
+        CHECK(kernel_watch_failure_routine(RNG_SOURCE_RDSEED) && !kernel_watch_failure_routine(RNG_SOURCE_RDRAND), "routine");
 
         for (unsigned n = 0; n < 3000; n++) {
                 bool defer = rnd(8) != 0; /* mostly inside the interval */
@@ -493,7 +493,7 @@ static void test_routine_deferred(void) {
                 KernelWatchStep s;
                 int r;
 
-                for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
                         uint64_t grow = rnd(3) == 0 ? rnd(30) : 0;
 
                         c.exhausted[i] += grow;
@@ -508,13 +508,13 @@ static void test_routine_deferred(void) {
 
                         if (e->kind == KERNEL_RNG_MSG_EXHAUSTED || e->kind == KERNEL_RNG_MSG_FAILED)
                                 counted[e->instruction] += e->count;
-                        CHECK(!(defer && e->instruction == RNG_RDSEED && e->kind == KERNEL_RNG_MSG_EXHAUSTED),
+                        CHECK(!(defer && e->instruction == RNG_SOURCE_RDSEED && e->kind == KERNEL_RNG_MSG_EXHAUSTED),
                               "a routine RDSEED event inside the interval");
-                        CHECK(e->routine == (e->instruction == RNG_RDSEED), "routine flag on %s",
-                              rng_instruction_upper_to_string(e->instruction));
+                        CHECK(e->routine == (e->instruction == RNG_SOURCE_RDSEED), "routine flag on %s",
+                              rng_source_display_name(e->instruction));
                         routine_events += e->routine;
                 }
-                CHECK(!s.deferred[RNG_RDRAND], "RDRAND held back");
+                CHECK(!s.deferred[RNG_SOURCE_RDRAND], "RDRAND held back");
                 CHECK(!defer || !s.routine_recorded, "routine recorded while deferred");
                 steps_due += !defer;
                 /* The I/O side keeps the held back buckets. */
@@ -522,11 +522,11 @@ static void test_routine_deferred(void) {
                 state = s.next;
                 s.next = (KernelWatchState) {};
                 kernel_watch_batch_clear_but(&b, s.deferred);
-                CHECK_EQ_U64(counted[RNG_RDRAND], c.exhausted[RNG_RDRAND]);
-                CHECK_EQ_U64(state.reported[RNG_RDRAND], c.exhausted[RNG_RDRAND]);
-                CHECK_EQ_U64(counted[RNG_RDSEED], state.reported[RNG_RDSEED]);
+                CHECK_EQ_U64(counted[RNG_SOURCE_RDRAND], c.exhausted[RNG_SOURCE_RDRAND]);
+                CHECK_EQ_U64(state.reported[RNG_SOURCE_RDRAND], c.exhausted[RNG_SOURCE_RDRAND]);
+                CHECK_EQ_U64(counted[RNG_SOURCE_RDSEED], state.reported[RNG_SOURCE_RDSEED]);
                 if (!defer)
-                        CHECK_EQ_U64(state.reported[RNG_RDSEED], c.exhausted[RNG_RDSEED]);
+                        CHECK_EQ_U64(state.reported[RNG_SOURCE_RDSEED], c.exhausted[RNG_SOURCE_RDSEED]);
                 check_held_status(&state, &c, counted);
                 kernel_watch_step_done(&s);
         }
@@ -541,7 +541,7 @@ static void test_bad_input(void) {
         KernelRngMsg m = { .kind = _KERNEL_RNG_MSG_MAX };
 
         CHECK_EQ_INT(kernel_watch_batch_add(&b, &m, "x", 1), -EINVAL);
-        m = (KernelRngMsg) { .kind = KERNEL_RNG_MSG_FAILED, .instruction = _RNG_INSTRUCTION_MAX };
+        m = (KernelRngMsg) { .kind = KERNEL_RNG_MSG_FAILED, .instruction = _RNG_SOURCE_MAX };
         CHECK_EQ_INT(kernel_watch_batch_add(&b, &m, "x", 1), -EINVAL);
         CHECK(!b.pending, "nothing added");
         CHECK_EQ_INT(kernel_watch_account(NULL, NULL, &b, NULL, NULL, &s), -EINVAL);
@@ -550,10 +550,10 @@ static void test_bad_input(void) {
 
 static void check_verdict(const KernelWatchState *s, bool have_counters, Verdict want, const char *want_status) {
         _cleanup_free_ char *status = NULL;
-        Verdict iv[_RNG_INSTRUCTION_MAX], v;
+        Verdict iv[_RNG_SOURCE_MAX], v;
 
         CHECK_EQ_INT(kernel_watch_state_verdict(s, have_counters, NULL, iv, &status), 0);
-        v = verdict_worst(iv[RNG_RDRAND], iv[RNG_RDSEED]);
+        v = verdict_worst(iv[RNG_SOURCE_RDRAND], iv[RNG_SOURCE_RDSEED]);
         CHECK_EQ_INT(v, want);
         CHECK(status && strcmp(status, want_status) == 0, "status '%s', expected '%s'", status ?: "(null)",
               want_status);
@@ -565,43 +565,43 @@ static void test_verdict_text(void) {
         check_verdict(&s, true, VERDICT_OK, "kernel: no RNG failures");
         check_verdict(&s, false, VERDICT_OK, "kernel: no RNG failures logged");
 
-        s.reported[RNG_RDSEED] = 3;
+        s.reported[RNG_SOURCE_RDSEED] = 3;
         check_verdict(&s, true, VERDICT_EXHAUSTED, "kernel: RDSEED exhausted 3x (the kernel seeds from RDRAND instead)");
         {
                 _cleanup_free_ char *st = NULL;
-                Verdict iv[_RNG_INSTRUCTION_MAX];
+                Verdict iv[_RNG_SOURCE_MAX];
 
                 /* Per instruction: FailOn= and the severity act on these. */
                 CHECK_EQ_INT(kernel_watch_state_verdict(&s, true, NULL, iv, &st), 0);
-                CHECK(iv[RNG_RDRAND] == VERDICT_OK && iv[RNG_RDSEED] == VERDICT_EXHAUSTED, "per instruction");
+                CHECK(iv[RNG_SOURCE_RDRAND] == VERDICT_OK && iv[RNG_SOURCE_RDSEED] == VERDICT_EXHAUSTED, "per instruction");
         }
         /* without counters, the logged lines (exhausted + failed) */
         s = (KernelWatchState) {};
-        s.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDRAND] = 2;
-        s.recorded[KERNEL_RNG_MSG_FAILED][RNG_RDRAND] = 1;
+        s.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_SOURCE_RDRAND] = 2;
+        s.recorded[KERNEL_RNG_MSG_FAILED][RNG_SOURCE_RDRAND] = 1;
 #define RDRAND_EXHAUSTED "RDRAND exhausted 3x (the kernel's RDRAND loop fails; a confidential VM's boot seeding would panic)"
         check_verdict(&s, false, VERDICT_EXHAUSTED, "kernel: " RDRAND_EXHAUSTED);
 
-        s.recorded[KERNEL_RNG_MSG_DISABLED][RNG_RDSEED] = 1;
+        s.recorded[KERNEL_RNG_MSG_DISABLED][RNG_SOURCE_RDSEED] = 1;
         check_verdict(&s, false, VERDICT_EXHAUSTED, "kernel: " RDRAND_EXHAUSTED ", RDSEED disabled");
-        s.recorded[KERNEL_RNG_MSG_DEFECTIVE][RNG_RDRAND] = 1;
+        s.recorded[KERNEL_RNG_MSG_DEFECTIVE][RNG_SOURCE_RDRAND] = 1;
         check_verdict(&s, false, VERDICT_BROKEN, "kernel: " RDRAND_EXHAUSTED ", RDRAND defective, RDSEED disabled");
 
         s = (KernelWatchState) {};
-        s.recorded[KERNEL_RNG_MSG_DISABLED][RNG_RDSEED] = 1;
+        s.recorded[KERNEL_RNG_MSG_DISABLED][RNG_SOURCE_RDSEED] = 1;
         check_verdict(&s, true, VERDICT_DEGRADED, "kernel: RDSEED disabled");
 
         /* Held back for the routine interval's record: counted, and named. */
         {
                 _cleanup_free_ char *st = NULL;
-                Verdict iv[_RNG_INSTRUCTION_MAX];
-                uint64_t held[_RNG_INSTRUCTION_MAX] = { [RNG_RDSEED] = 6 };
+                Verdict iv[_RNG_SOURCE_MAX];
+                uint64_t held[_RNG_SOURCE_MAX] = { [RNG_SOURCE_RDSEED] = 6 };
 
                 s = (KernelWatchState) {};
                 CHECK_EQ_INT(kernel_watch_state_verdict(&s, true, held, iv, &st), 0);
-                CHECK(iv[RNG_RDSEED] == VERDICT_EXHAUSTED && iv[RNG_RDRAND] == VERDICT_OK, "held back: exhausted");
+                CHECK(iv[RNG_SOURCE_RDSEED] == VERDICT_EXHAUSTED && iv[RNG_SOURCE_RDRAND] == VERDICT_OK, "held back: exhausted");
                 free(st);
-                s.reported[RNG_RDSEED] = 3;
+                s.reported[RNG_SOURCE_RDSEED] = 3;
                 CHECK_EQ_INT(kernel_watch_state_verdict(&s, true, held, iv, &st), 0);
                 CHECK(strcmp(st, "kernel: RDSEED exhausted 9x (the kernel seeds from RDRAND instead; 6 of them "
                                  "recorded in the journal when the routine interval ends)") == 0,
@@ -614,21 +614,21 @@ static void test_verdict_text(void) {
 static void test_growth(void) {
         KernelWatchState s = {};
         KernelCounters c = {};
-        uint64_t own_pending[_RNG_INSTRUCTION_MAX] = { [RNG_RDSEED] = 4 }, own = 99;
+        uint64_t own_pending[_RNG_SOURCE_MAX] = { [RNG_SOURCE_RDSEED] = 4 }, own = 99;
 
-        CHECK_EQ_U64(kernel_watch_growth(&s, NULL, own_pending, RNG_RDSEED, &own), 0);
+        CHECK_EQ_U64(kernel_watch_growth(&s, NULL, own_pending, RNG_SOURCE_RDSEED, &own), 0);
         CHECK_EQ_U64(own, 0);
-        s.reported[RNG_RDSEED] = 10;
-        c.exhausted[RNG_RDSEED] = 7; /* went backwards: nothing grew */
-        CHECK_EQ_U64(kernel_watch_growth(&s, &c, own_pending, RNG_RDSEED, &own), 0);
-        c.exhausted[RNG_RDSEED] = 12; /* 2 grew, both the own probe's */
-        CHECK_EQ_U64(kernel_watch_growth(&s, &c, own_pending, RNG_RDSEED, &own), 0);
+        s.reported[RNG_SOURCE_RDSEED] = 10;
+        c.exhausted[RNG_SOURCE_RDSEED] = 7; /* went backwards: nothing grew */
+        CHECK_EQ_U64(kernel_watch_growth(&s, &c, own_pending, RNG_SOURCE_RDSEED, &own), 0);
+        c.exhausted[RNG_SOURCE_RDSEED] = 12; /* 2 grew, both the own probe's */
+        CHECK_EQ_U64(kernel_watch_growth(&s, &c, own_pending, RNG_SOURCE_RDSEED, &own), 0);
         CHECK_EQ_U64(own, 2);
-        c.exhausted[RNG_RDSEED] = 25; /* 15 grew: 4 the own probe's */
-        CHECK_EQ_U64(kernel_watch_growth(&s, &c, own_pending, RNG_RDSEED, &own), 11);
+        c.exhausted[RNG_SOURCE_RDSEED] = 25; /* 15 grew: 4 the own probe's */
+        CHECK_EQ_U64(kernel_watch_growth(&s, &c, own_pending, RNG_SOURCE_RDSEED, &own), 11);
         CHECK_EQ_U64(own, 4);
-        CHECK_EQ_U64(kernel_watch_growth(&s, &c, NULL, RNG_RDSEED, NULL), 15);
-        CHECK_EQ_U64(kernel_watch_growth(&s, &c, own_pending, RNG_RDRAND, &own), 0);
+        CHECK_EQ_U64(kernel_watch_growth(&s, &c, NULL, RNG_SOURCE_RDSEED, NULL), 15);
+        CHECK_EQ_U64(kernel_watch_growth(&s, &c, own_pending, RNG_SOURCE_RDRAND, &own), 0);
 }
 
 int main(void) {

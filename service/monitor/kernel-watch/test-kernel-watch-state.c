@@ -25,15 +25,15 @@ static void sample(KernelWatchState *s) {
         CHECK_EQ_INT(sd_id128_from_string(BOOT, &s->boot_id), 0);
         s->cursor = strdup("s=abc;i=12;b=" BOOT ";m=3f;t=5;x=9");
         CHECK(s->cursor, "strdup");
-        s->reported[RNG_RDSEED] = 12;
-        s->reported[RNG_RDRAND] = UINT64_MAX;
-        s->recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED] = 12;
+        s->reported[RNG_SOURCE_RDSEED] = 12;
+        s->reported[RNG_SOURCE_RDRAND] = UINT64_MAX;
+        s->recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_SOURCE_RDSEED] = 12;
         /* what was reported is in events: 3 + (2^64 - 4) = UINT64_MAX */
-        s->recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDRAND] = UINT64_MAX - 3;
-        s->recorded[KERNEL_RNG_MSG_FAILED][RNG_RDRAND] = 3;
-        s->recorded[KERNEL_RNG_MSG_DISABLED][RNG_RDSEED] = 1;
-        s->recorded[KERNEL_RNG_MSG_DEFECTIVE][RNG_RDRAND] = 2;
-        s->own[RNG_RDSEED] = 5;
+        s->recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_SOURCE_RDRAND] = UINT64_MAX - 3;
+        s->recorded[KERNEL_RNG_MSG_FAILED][RNG_SOURCE_RDRAND] = 3;
+        s->recorded[KERNEL_RNG_MSG_DISABLED][RNG_SOURCE_RDSEED] = 1;
+        s->recorded[KERNEL_RNG_MSG_DEFECTIVE][RNG_SOURCE_RDRAND] = 2;
+        s->own[RNG_SOURCE_RDSEED] = 5;
 }
 
 static void check_same(const KernelWatchState *a, const KernelWatchState *b) {
@@ -92,7 +92,7 @@ static void test_parse_good(void) {
         kernel_watch_state_done(&s);
 
         /* own_ lines are optional (a state of the version before them): 0. */
-        CHECK_EQ_INT(s.own[RNG_RDSEED] + s.own[RNG_RDRAND], 0);
+        CHECK_EQ_INT(s.own[RNG_SOURCE_RDSEED] + s.own[RNG_SOURCE_RDRAND], 0);
         CHECK_EQ_INT(parse("boot=" BOOT "\nserial=1\nown_rdrand=0\n" FULL_TAIL, &s), 0);
 
         /* UUID form of the boot id, and the largest number. */
@@ -135,18 +135,18 @@ static void test_check_counters(void) {
 
         sample(&s);
         /* RDRAND: nothing counted (the kernel's counter is 0) */
-        s.reported[RNG_RDRAND] = 0;
-        s.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDRAND] = s.recorded[KERNEL_RNG_MSG_FAILED][RNG_RDRAND] = 0;
-        c.exhausted[RNG_RDSEED] = 12;
+        s.reported[RNG_SOURCE_RDRAND] = 0;
+        s.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_SOURCE_RDRAND] = s.recorded[KERNEL_RNG_MSG_FAILED][RNG_SOURCE_RDRAND] = 0;
+        c.exhausted[RNG_SOURCE_RDSEED] = 12;
         CHECK_EQ_INT(kernel_watch_state_check_counters(&s, &c, why, sizeof(why)), 0);
         CHECK_EQ_INT(kernel_watch_state_check_counters(&s, NULL, why, sizeof(why)), 0);
-        c.exhausted[RNG_RDSEED] = 11;
+        c.exhausted[RNG_SOURCE_RDSEED] = 11;
         CHECK_EQ_INT(kernel_watch_state_check_counters(&s, &c, why, sizeof(why)), -ERANGE);
         CHECK(strcmp(why, "it has 12 RDSEED exhaustions reported, but the kernel counts only 11") == 0, "'%s'", why);
 
         /* failures recorded in events above the counter, whatever was reported */
-        c.exhausted[RNG_RDSEED] = 12;
-        s.recorded[KERNEL_RNG_MSG_FAILED][RNG_RDSEED] = 1;
+        c.exhausted[RNG_SOURCE_RDSEED] = 12;
+        s.recorded[KERNEL_RNG_MSG_FAILED][RNG_SOURCE_RDSEED] = 1;
         CHECK_EQ_INT(kernel_watch_state_check_counters(&s, &c, why, sizeof(why)), -ERANGE);
         CHECK(strcmp(why, "it has 13 RDSEED failures recorded, but the kernel counts only 12") == 0, "'%s'", why);
 }
@@ -154,13 +154,13 @@ static void test_check_counters(void) {
 /* What kernel_watch_state_check() sees of the journal: fixed counts, and
  * the cursor it was asked about. */
 typedef struct Messages {
-        uint64_t counts[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX];
+        uint64_t counts[_KERNEL_RNG_MSG_MAX][_RNG_SOURCE_MAX];
         const char *cursor;
         unsigned asked;
         int error;
 } Messages;
 
-static int count_messages(const char *cursor, uint64_t ret[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX], void *userdata) {
+static int count_messages(const char *cursor, uint64_t ret[_KERNEL_RNG_MSG_MAX][_RNG_SOURCE_MAX], void *userdata) {
         Messages *m = userdata;
 
         m->asked++;
@@ -197,17 +197,17 @@ static void test_check_summary(void) {
         CHECK_EQ_INT(kernel_watch_state_check(&s, NULL, why, sizeof(why)), 0);
 
         /* own_ is a counter's too */
-        s.reported[RNG_RDRAND] = 0;
-        s.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDRAND] = 0;
-        s.reported[RNG_RDSEED] = s.own[RNG_RDSEED] = 2;
+        s.reported[RNG_SOURCE_RDRAND] = 0;
+        s.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_SOURCE_RDRAND] = 0;
+        s.reported[RNG_SOURCE_RDSEED] = s.own[RNG_SOURCE_RDSEED] = 2;
         CHECK_EQ_INT(kernel_watch_state_check(&s, &none, why, sizeof(why)), -ERANGE);
         CHECK(strstr(why, "2 RDSEED exhaustions counted by the kernel"), "'%s'", why);
-        s.reported[RNG_RDSEED] = s.own[RNG_RDSEED] = 0;
+        s.reported[RNG_SOURCE_RDSEED] = s.own[RNG_SOURCE_RDSEED] = 0;
 
         /* without counters, a count of messages is at most what the
          * journal holds up to the cursor; without a cursor, none */
-        s.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED] = 3;
-        m.counts[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED] = 3;
+        s.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_SOURCE_RDSEED] = 3;
+        m.counts[KERNEL_RNG_MSG_EXHAUSTED][RNG_SOURCE_RDSEED] = 3;
         CHECK_EQ_INT(kernel_watch_state_check(&s, &none, why, sizeof(why)), -ERANGE);
         CHECK_EQ_INT(m.asked, 1);
         CHECK(!m.cursor, "asked about a cursor the state does not have");
@@ -217,23 +217,23 @@ static void test_check_summary(void) {
         CHECK(s.cursor, "strdup");
         CHECK_EQ_INT(kernel_watch_state_check(&s, &none, why, sizeof(why)), 0);
         CHECK(m.cursor && strcmp(m.cursor, "s=abc;i=12") == 0, "cursor asked: %s", m.cursor ?: "(null)");
-        m.counts[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED] = 2;
+        m.counts[KERNEL_RNG_MSG_EXHAUSTED][RNG_SOURCE_RDSEED] = 2;
         CHECK_EQ_INT(kernel_watch_state_check(&s, &none, why, sizeof(why)), -ERANGE);
         CHECK(strstr(why, "3 RDSEED exhausted messages recorded, but this boot's journal holds 2"), "'%s'", why);
         /* with counters, exhausted is the counter's growth (the log may
          * show fewer lines): not bound by the journal */
         {
-                KernelCounters c = { .exhausted = { [RNG_RDSEED] = 3 } };
+                KernelCounters c = { .exhausted = { [RNG_SOURCE_RDSEED] = 3 } };
                 KernelWatchStateCheck with = { .counters = &c, .count_messages = count_messages, .userdata = &m };
 
                 m.asked = 0;
                 CHECK_EQ_INT(kernel_watch_state_check(&s, &with, why, sizeof(why)), 0);
                 CHECK_EQ_INT(m.asked, 0);
                 /* disabled and defective are messages, counters or not */
-                s.recorded[KERNEL_RNG_MSG_DISABLED][RNG_RDRAND] = 1;
+                s.recorded[KERNEL_RNG_MSG_DISABLED][RNG_SOURCE_RDRAND] = 1;
                 CHECK_EQ_INT(kernel_watch_state_check(&s, &with, why, sizeof(why)), -ERANGE);
                 CHECK(strstr(why, "1 RDRAND disabled messages recorded, but this boot's journal holds 0"), "'%s'", why);
-                m.counts[KERNEL_RNG_MSG_DISABLED][RNG_RDRAND] = 1;
+                m.counts[KERNEL_RNG_MSG_DISABLED][RNG_SOURCE_RDRAND] = 1;
                 CHECK_EQ_INT(kernel_watch_state_check(&s, &with, why, sizeof(why)), 0);
         }
         /* a journal that cannot be read: its error, not a verdict on the state */
@@ -326,7 +326,7 @@ static void test_parse_bad(void) {
                 KernelWatchState e = {};
 
                 CHECK_EQ_INT(parse(t, &e), 0);
-                CHECK_EQ_U64(e.reported[RNG_RDRAND], UINT64_MAX);
+                CHECK_EQ_U64(e.reported[RNG_SOURCE_RDRAND], UINT64_MAX);
                 kernel_watch_state_done(&e);
         }
 
@@ -435,19 +435,19 @@ static void test_restore(void) {
 
         /* Another boot's state is not used. */
         CHECK_EQ_INT(kernel_watch_state_restore(dir, other, NULL, has_serial, &j, &s), 0);
-        CHECK(sd_id128_equal(s.boot_id, other) && s.serial == 0 && s.reported[RNG_RDSEED] == 0, "other boot");
+        CHECK(sd_id128_equal(s.boot_id, other) && s.serial == 0 && s.reported[RNG_SOURCE_RDSEED] == 0, "other boot");
         kernel_watch_state_done(&s);
 
         /* A leftover .new (serial 8) whose events the journal lacks: removed,
          * the committed state (serial 7) stands. */
         t.serial = 8;
-        t.reported[RNG_RDSEED] = 20;
-        t.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDSEED] = 20;
+        t.reported[RNG_SOURCE_RDSEED] = 20;
+        t.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_SOURCE_RDSEED] = 20;
         CHECK_EQ_INT(kernel_watch_state_write_new(dir, &t), 0);
         j = (Journal) { .holds = 0 };
         CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, NULL, has_serial, &j, &s), 0);
         CHECK_EQ_U64(s.serial, 7);
-        CHECK_EQ_U64(s.reported[RNG_RDSEED], 12);
+        CHECK_EQ_U64(s.reported[RNG_SOURCE_RDSEED], 12);
         CHECK_EQ_INT(j.asked, 1);
         CHECK(!exists(KERNEL_WATCH_STATE_FILE_NEW), ".new removed");
         kernel_watch_state_done(&s);
@@ -457,7 +457,7 @@ static void test_restore(void) {
         j = (Journal) { .holds = 8 };
         CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, NULL, has_serial, &j, &s), 0);
         CHECK_EQ_U64(s.serial, 8);
-        CHECK_EQ_U64(s.reported[RNG_RDSEED], 20);
+        CHECK_EQ_U64(s.reported[RNG_SOURCE_RDSEED], 20);
         CHECK(!exists(KERNEL_WATCH_STATE_FILE_NEW), ".new committed");
         kernel_watch_state_done(&s);
         CHECK_EQ_INT(kernel_watch_state_load(dir, KERNEL_WATCH_STATE_FILE, &s), 0);
@@ -475,18 +475,18 @@ static void test_restore(void) {
         /* A state counting more than the kernel has is ignored, and so is
          * a .new doing so; both are logged. */
         {
-                KernelCounters c = { .exhausted = { [RNG_RDSEED] = 19 } };
+                KernelCounters c = { .exhausted = { [RNG_SOURCE_RDSEED] = 19 } };
 
-                t.reported[RNG_RDRAND] = 0;
-                t.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDRAND] = t.recorded[KERNEL_RNG_MSG_FAILED][RNG_RDRAND] = 0;
+                t.reported[RNG_SOURCE_RDRAND] = 0;
+                t.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_SOURCE_RDRAND] = t.recorded[KERNEL_RNG_MSG_FAILED][RNG_SOURCE_RDRAND] = 0;
                 t.serial = 10;
                 CHECK_EQ_INT(kernel_watch_state_write_new(dir, &t), 0); /* reported_rdseed=20 */
                 CHECK_EQ_INT(kernel_watch_state_commit(dir), 0);
                 CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, &(KernelWatchStateCheck) { .counters = &c },
                                                         has_serial, &j, &s), 0);
-                CHECK(s.serial == 0 && s.reported[RNG_RDSEED] == 0, "state above the counter taken");
+                CHECK(s.serial == 0 && s.reported[RNG_SOURCE_RDSEED] == 0, "state above the counter taken");
                 kernel_watch_state_done(&s);
-                c.exhausted[RNG_RDSEED] = 20;
+                c.exhausted[RNG_SOURCE_RDSEED] = 20;
                 CHECK_EQ_INT(kernel_watch_state_restore(dir, boot, &(KernelWatchStateCheck) { .counters = &c },
                                                         has_serial, &j, &s), 0);
                 CHECK_EQ_U64(s.serial, 10);
@@ -570,8 +570,8 @@ static void test_restore_refused(void) {
                                 "recorded_exhausted_rdseed=0\nrecorded_failed_rdseed=0\nrecorded_disabled_rdseed=0\n"
                                 "recorded_defective_rdseed=0\n"), 0);
         CHECK_EQ_INT(restore_logged(boot, &none, &s, log, sizeof(log)), 0);
-        CHECK(sd_id128_equal(s.boot_id, boot) && s.serial == 0 && s.reported[RNG_RDRAND] == 0 &&
-              s.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_RDRAND] == 0, "the absurd state was taken");
+        CHECK(sd_id128_equal(s.boot_id, boot) && s.serial == 0 && s.reported[RNG_SOURCE_RDRAND] == 0 &&
+              s.recorded[KERNEL_RNG_MSG_EXHAUSTED][RNG_SOURCE_RDRAND] == 0, "the absurd state was taken");
         CHECK(strstr(log, "Kernel watch: ignoring ") && strstr(log, "/kernel-watch.state: it has 18446744073709551615 "
                                                                    "RDRAND exhaustions counted by the kernel, but this "
                                                                    "kernel has no counters\n"), "log: '%s'", log);

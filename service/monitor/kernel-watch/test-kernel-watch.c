@@ -27,13 +27,13 @@ static void test_exhausted(void) {
 
         CHECK_EQ_INT(parse("x86/rng: RDSEED exhausted after 10 tries on CPU 1", &m), 1);
         CHECK_EQ_INT(m.kind, KERNEL_RNG_MSG_EXHAUSTED);
-        CHECK_EQ_INT(m.instruction, RNG_RDSEED);
+        CHECK_EQ_INT(m.instruction, RNG_SOURCE_RDSEED);
         CHECK(m.have_cpu, "cpu expected");
         CHECK_EQ_INT(m.cpu, 1);
         CHECK_EQ_INT(m.tries, 10);
 
         CHECK_EQ_INT(parse("x86/rng: RDRAND exhausted after 10 tries on CPU 4095\n", &m), 1);
-        CHECK_EQ_INT(m.instruction, RNG_RDRAND);
+        CHECK_EQ_INT(m.instruction, RNG_SOURCE_RDRAND);
         CHECK_EQ_INT(m.cpu, 4095);
 
         CHECK_EQ_INT(parse("x86/rng: RDSEED exhausted after 4294967295 tries on CPU 0", &m), 1);
@@ -46,13 +46,13 @@ static void test_exhausted(void) {
                            &m),
                      1);
         CHECK_EQ_INT(m.kind, KERNEL_RNG_MSG_EXHAUSTED);
-        CHECK_EQ_INT(m.instruction, RNG_RDSEED);
+        CHECK_EQ_INT(m.instruction, RNG_SOURCE_RDSEED);
         CHECK(m.have_cpu, "cpu expected");
         CHECK_EQ_INT(m.cpu, 3);
         CHECK_EQ_INT(m.tries, 10);
         /* The note's text is not ABI: any note is accepted. */
         CHECK_EQ_INT(parse("x86/rng: RDRAND exhausted after 7 tries on CPU 0; x", &m), 1);
-        CHECK_EQ_INT(m.instruction, RNG_RDRAND);
+        CHECK_EQ_INT(m.instruction, RNG_SOURCE_RDRAND);
         CHECK_EQ_INT(m.tries, 7);
 }
 
@@ -126,19 +126,19 @@ static void test_other_kinds(void) {
 
         CHECK_EQ_INT(parse("RDRAND failed", &m), 1);
         CHECK_EQ_INT(m.kind, KERNEL_RNG_MSG_FAILED);
-        CHECK_EQ_INT(m.instruction, RNG_RDRAND);
+        CHECK_EQ_INT(m.instruction, RNG_SOURCE_RDRAND);
         CHECK(!m.have_cpu, "no cpu for 0002's message");
         CHECK_EQ_INT(parse("RDSEED failed\n", &m), 1);
-        CHECK_EQ_INT(m.instruction, RNG_RDSEED);
+        CHECK_EQ_INT(m.instruction, RNG_SOURCE_RDSEED);
 
         CHECK_EQ_INT(parse("RDSEED32 is broken. Disabling the corresponding CPUID bit.", &m), 1);
         CHECK_EQ_INT(m.kind, KERNEL_RNG_MSG_DISABLED);
-        CHECK_EQ_INT(m.instruction, RNG_RDSEED);
+        CHECK_EQ_INT(m.instruction, RNG_SOURCE_RDSEED);
         CHECK(m.reason && strcmp(m.reason->id, "zen5-rdseed32") == 0, "zen5 reason");
         CHECK_EQ_INT(parse("RDRAND is not reliable on this platform; disabling.", &m), 1);
-        CHECK_EQ_INT(m.instruction, RNG_RDRAND);
+        CHECK_EQ_INT(m.instruction, RNG_SOURCE_RDRAND);
         CHECK_EQ_INT(parse("RDSEED is not reliable on this platform; disabling.", &m), 1);
-        CHECK_EQ_INT(m.instruction, RNG_RDSEED);
+        CHECK_EQ_INT(m.instruction, RNG_SOURCE_RDSEED);
 
         CHECK_EQ_INT(parse("Kernel panic - not syncing: RDRAND is defective.", &m), 1);
         CHECK_EQ_INT(m.kind, KERNEL_RNG_MSG_DEFECTIVE);
@@ -195,10 +195,10 @@ static void test_counters_read(void) {
                 CHECK_EQ_INT(write_file(path, values[i][1]), 0);
         }
         CHECK_EQ_INT(kernel_counters_read(root, &c), 0);
-        CHECK_EQ_U64(c.retried[RNG_RDRAND], 3);
-        CHECK_EQ_U64(c.exhausted[RNG_RDRAND], 1);
-        CHECK_EQ_U64(c.retried[RNG_RDSEED], 42);
-        CHECK_EQ_U64(c.exhausted[RNG_RDSEED], 7);
+        CHECK_EQ_U64(c.retried[RNG_SOURCE_RDRAND], 3);
+        CHECK_EQ_U64(c.exhausted[RNG_SOURCE_RDRAND], 1);
+        CHECK_EQ_U64(c.retried[RNG_SOURCE_RDSEED], 42);
+        CHECK_EQ_U64(c.exhausted[RNG_SOURCE_RDSEED], 7);
 
         /* A malformed value fails the read, naming nothing silently. */
         snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/rng/rdseed/exhausted", root);
@@ -219,7 +219,7 @@ static void test_event_fields(void) {
         EventFields f = {};
         KernelEventInfo in = {
                 .kind = KERNEL_RNG_MSG_EXHAUSTED,
-                .instruction = RNG_RDSEED,
+                .instruction = RNG_SOURCE_RDSEED,
                 .messages = 3,
                 .count = 12,
                 .have_counters = true,
@@ -257,14 +257,14 @@ static void test_event_fields(void) {
         event_fields_done(&f);
 
         /* RDRAND's is not: the kernel's loop returns nothing. err. */
-        in.instruction = RNG_RDRAND;
+        in.instruction = RNG_SOURCE_RDRAND;
         CHECK_EQ_INT(event_kernel(&f, &in), 0);
         v = event_fields_get(&f, "PRIORITY");
         CHECK(v && atoi(v) == LOG_ERR, "RDRAND exhausted: PRIORITY %s", v ?: "(none)");
         event_fields_done(&f);
 
         /* A routine record: the count and its rate over the interval. */
-        in.instruction = RNG_RDSEED;
+        in.instruction = RNG_SOURCE_RDSEED;
         in.routine = true;
         in.interval_usec = 2 * 3600ull * 1000000;
         CHECK_EQ_INT(event_kernel(&f, &in), 0);
@@ -289,7 +289,7 @@ static void test_event_fields(void) {
         /* Disabled: RDSEED's is notice (RDRAND's would be warning), the reason, no CPU or counters. */
         in = (KernelEventInfo) {
                 .kind = KERNEL_RNG_MSG_DISABLED,
-                .instruction = RNG_RDSEED,
+                .instruction = RNG_SOURCE_RDSEED,
                 .messages = 1,
                 .count = 1,
                 .kernel_message = "RDSEED32 is broken. Disabling the corresponding CPUID bit.",
