@@ -139,12 +139,12 @@ static int parse_option(int c, const char *arg, ProbeArgs *ret, Seen *seen) {
 
         switch (c) {
         case ARG_INSTRUCTION:
-                if (mask_from_arg(arg, (1u << _RNG_SOURCE_MAX) - 1, rng_source_from_name,
+                if (mask_from_arg(arg, RNG_SOURCES_ALL, rng_source_from_name,
                                   &seen->instruction, &ret->params.instructions) < 0)
-                        return invalid_value("--instruction", arg, probe_instructions_expect);
+                        return invalid_value("--instruction", arg, probe_instructions_expect());
                 return 0;
         case ARG_WIDTH:
-                if (mask_from_arg(arg, (1u << RNG_N_WIDTHS) - 1, rng_width_from_string, &seen->width,
+                if (mask_from_arg(arg, RNG_WIDTHS_ALL, rng_width_from_string, &seen->width,
                                   &ret->params.widths) < 0)
                         return invalid_value("--width", arg, probe_widths_expect);
                 return 0;

@@ -5,6 +5,7 @@
 
 #include "cvm.h"
 #include "escape.h"
+#include "fail-on.h"
 #include "journal-ids.h"
 #include "macro.h"
 #include "parse-util.h"

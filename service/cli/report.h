@@ -15,7 +15,7 @@
 
 #include "journal-event.h"
 #include "kernel-rng-msg.h"
-#include "rng-cpu.h"
+#include "sources.h"
 
 typedef struct ReportInstruction {
         bool seen;

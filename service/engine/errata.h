@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* Documented RNG errata: one table, matched against the CPU's identity and
+/* Documented RNG errata: one table keyed by source (beside the source
+ * table: sources/x86-errata.c), matched against the CPU's identity and
  * what the probe observed. An unknown CPU never matches. */
 
 #include <stdbool.h>
@@ -10,7 +11,7 @@
 
 #include "cpu-id.h"
 #include "kernel-state.h"
-#include "rng-cpu.h"
+#include "sources.h"
 
 #define ERRATUM_MAX_FIXES 12
 
@@ -26,7 +27,7 @@ typedef struct ErratumModels {
 } ErratumModels;
 
 typedef struct Erratum {
-        const char *id;          /* short, stable: "amd-zen5-rdseed" */
+        const char *id;          /* short, stable: RNG_ERRATUM= and the JSON name it */
         const char *vendor;      /* CPUID vendor string */
         unsigned family;
         unsigned model_min, model_max; /* inclusive */

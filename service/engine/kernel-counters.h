@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* The kernel's RDRAND/RDSEED counters (kernel patch 0007), read-only sysfs:
- *   /sys/devices/system/cpu/rng/{rdrand,rdseed}/retried
+/* The kernel's counters of the sources it retries (kernel patch 0007),
+ * read-only sysfs, one directory per source that has them (its
+ * descriptor's kernel.counters, sources.h):
+ *   /sys/devices/system/cpu/rng/SOURCE/retried
  *       calls of the kernel's retry loop that needed more than one try
- *   /sys/devices/system/cpu/rng/{rdrand,rdseed}/exhausted
+ *   /sys/devices/system/cpu/rng/SOURCE/exhausted
  *       calls whose retry loop ran out (the kernel got no value)
- * Kernels without the series have no such directory. */
+ * Kernels without the series have no such directory. A source without
+ * counters counts 0. */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rng-cpu.h"
+#include "sources.h"
 
 #include "kernel-state.h"
 
@@ -28,14 +31,16 @@ typedef struct KernelCounters {
 int kernel_counter_parse(const char *text, size_t len, uint64_t *ret);
 
 /* The path of one counter file below root (NULL or "/": the real one).
- * name is "retried" or "exhausted". -ENAMETOOLONG if it does not fit. */
+ * name is "retried" or "exhausted". -ENAMETOOLONG if it does not fit,
+ * -ENOENT if source i has no counters. */
 int kernel_counter_path(const char *root, RngSourceId i, const char *name, char *buf, size_t size);
 
-/* Read all four counters below root (NULL: "/"). -ENOENT if the kernel has
- * no counters; another -errno if one is unreadable or malformed. */
+/* Read the counters of every source that has them below root (NULL: "/").
+ * -ENOENT if the kernel has no counters; another -errno if one is
+ * unreadable or malformed. */
 int kernel_counters_read(const char *root, KernelCounters *ret);
 
-/* Opens instruction i's exhausted counter below root for poll(): kernels
+/* Opens source i's exhausted counter below root for poll(): kernels
  * with the series wake a POLLPRI poller when it grows; each wake-up is
  * re-armed by reading from offset 0 (already done once here). Returns the
  * fd; -ENOENT without the counter. */

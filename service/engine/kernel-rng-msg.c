@@ -43,14 +43,24 @@ static bool scan_literal(Scan *s, const char *lit) {
         return true;
 }
 
-static bool scan_instruction(Scan *s, RngSourceId *ret) {
-        if (scan_literal(s, "RDRAND"))
-                *ret = RNG_SOURCE_RDRAND;
-        else if (scan_literal(s, "RDSEED"))
-                *ret = RNG_SOURCE_RDSEED;
-        else
-                return false;
-        return true;
+/* The name of a source whose exhaustion lines start with prefix. */
+static bool scan_source(Scan *s, const char *prefix, RngSourceId *ret) {
+        FOREACH_RNG_SOURCE(i) {
+                const RngSourceDesc *d = rng_source_desc(i);
+
+                if (d->kernel.log_prefix && strcmp(d->kernel.log_prefix, prefix) == 0 &&
+                    scan_literal(s, d->kernel.log_name)) {
+                        *ret = i;
+                        return true;
+                }
+        }
+        return false;
+}
+
+static bool ends_with(const char *msg, size_t len, const char *lit) {
+        size_t n = strlen(lit);
+
+        return len >= n && memcmp(msg + len - n, lit, n) == 0;
 }
 
 /* Decimal digits without sign or leading garbage; fails on overflow. */
@@ -84,13 +94,18 @@ int kernel_rng_msg_parse(const char *msg, size_t len, KernelRngMsg *ret) {
         while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == '\r' || msg[len - 1] == ' '))
                 len--;
 
-        /* "x86/rng: RDSEED exhausted after 10 tries on CPU 1": the whole
+        /* "<prefix><NAME> exhausted after 10 tries on CPU 1": the whole
          * record, nothing before it, and after it nothing or a note, "; "
          * and any text (series v3: "; logged once per boot, counted in
-         * ..."; notes are not ABI, so their text is not checked). */
-        s = (Scan) { msg, msg + len };
-        if (scan_literal(&s, "x86/rng: ")) {
-                if (scan_instruction(&s, &m.instruction) &&
+         * ..."; notes are not ABI, so their text is not checked). A record
+         * that starts with a source's prefix is that or nothing. */
+        FOREACH_RNG_SOURCE(i) {
+                const char *prefix = rng_source_desc(i)->kernel.log_prefix;
+
+                s = (Scan) { msg, msg + len };
+                if (!prefix || !scan_literal(&s, prefix))
+                        continue;
+                if (scan_source(&s, prefix, &m.instruction) &&
                     scan_literal(&s, " exhausted after ") && scan_uint(&s, &m.tries) &&
                     scan_literal(&s, " tries on CPU ") && scan_uint(&s, &m.cpu) &&
                     (s.p == s.end || (scan_literal(&s, "; ") && s.p < s.end))) {
@@ -103,22 +118,28 @@ int kernel_rng_msg_parse(const char *msg, size_t len, KernelRngMsg *ret) {
         }
 
         /* The original 2024 posting's WARN_ONCE text is the whole record. */
-        if (record_equals(msg, len, "RDRAND failed") || record_equals(msg, len, "RDSEED failed")) {
-                m.kind = KERNEL_RNG_MSG_FAILED;
-                m.instruction = msg[2] == 'R' ? RNG_SOURCE_RDRAND : RNG_SOURCE_RDSEED;
-                *ret = m;
-                return 1;
+        FOREACH_RNG_SOURCE(i) {
+                const char *failed = rng_source_desc(i)->kernel.msg_failed;
+
+                if (failed && record_equals(msg, len, failed)) {
+                        m.kind = KERNEL_RNG_MSG_FAILED;
+                        m.instruction = i;
+                        *ret = m;
+                        return 1;
+                }
         }
 
-        /* The CoCo check panics with "RDRAND is defective." and the panic
-         * line carries a "Kernel panic - not syncing: " prefix. */
-        if (len >= strlen("RDRAND is defective.") &&
-            memcmp(msg + len - strlen("RDRAND is defective."), "RDRAND is defective.",
-                   strlen("RDRAND is defective.")) == 0) {
-                m.kind = KERNEL_RNG_MSG_DEFECTIVE;
-                m.instruction = RNG_SOURCE_RDRAND;
-                *ret = m;
-                return 1;
+        /* The CoCo check panics with its message, and the panic line
+         * carries a "Kernel panic - not syncing: " prefix. */
+        FOREACH_RNG_SOURCE(i) {
+                const char *defective = rng_source_desc(i)->kernel.msg_defective;
+
+                if (defective && ends_with(msg, len, defective)) {
+                        m.kind = KERNEL_RNG_MSG_DEFECTIVE;
+                        m.instruction = i;
+                        *ret = m;
+                        return 1;
+                }
         }
 
         m.reason = kernel_reason_match(msg, len);

@@ -111,44 +111,46 @@ static void test_build(void) {
                           rdseed_hidden[2] = { HAS(true), HIDDEN }, rdseed_sigill[2] = { HAS(true), SIGILL_ };
         const bool flags_both[2] = { true, true }, flags_rdrand[2] = { true, false }, flags_none[2] = {};
         const KernelReason *none[2] = {}, *zen5[2] = {};
+        /* the kernel command line: nothing turned off, or nordrand */
+        const bool on[2] = {}, nordrand[2] = { [RNG_SOURCE_RDRAND] = true };
         KernelState k;
 
         zen5[RNG_SOURCE_RDSEED] = kernel_reason_match(S("RDSEED32 is broken. Disabling the corresponding CPUID bit."));
 
-        kernel_state_build(&k, cpuid_both, true, flags_both, false, KERNEL_LOG_NOT_NEEDED, none);
+        kernel_state_build(&k, cpuid_both, true, flags_both, on, KERNEL_LOG_NOT_NEEDED, none);
         CHECK(k.instr[0].state == KERNEL_STATE_ENABLED && k.instr[1].state == KERNEL_STATE_ENABLED, "enabled");
         CHECK(k.instr[0].reason == NULL, "enabled has no reason");
         CHECK_EQ_INT(k.instr[0].reason_source, KERNEL_REASON_NONE);
 
-        kernel_state_build(&k, cpuid_both, true, flags_rdrand, false, KERNEL_LOG_READ, zen5);
+        kernel_state_build(&k, cpuid_both, true, flags_rdrand, on, KERNEL_LOG_READ, zen5);
         CHECK(k.instr[1].state == KERNEL_STATE_DISABLED && strcmp(k.instr[1].reason_id, "zen5-rdseed32") == 0,
               "zen5 disabled");
         CHECK_EQ_INT(k.instr[1].reason_source, KERNEL_REASON_KERNEL_LOG);
 
-        kernel_state_build(&k, cpuid_both, true, flags_rdrand, false, KERNEL_LOG_UNREADABLE, none);
+        kernel_state_build(&k, cpuid_both, true, flags_rdrand, on, KERNEL_LOG_UNREADABLE, none);
         CHECK(strcmp(k.instr[1].reason, "unknown (kernel log not readable)") == 0, "kmsg unreadable: %s",
               k.instr[1].reason);
 
-        kernel_state_build(&k, cpuid_both, true, flags_rdrand, false, KERNEL_LOG_READ, none);
+        kernel_state_build(&k, cpuid_both, true, flags_rdrand, on, KERNEL_LOG_READ, none);
         CHECK(strcmp(k.instr[1].reason, "unknown (no reason in kernel log)") == 0, "no reason");
 
-        kernel_state_build(&k, cpuid_both, true, flags_none, true, KERNEL_LOG_READ, none);
+        kernel_state_build(&k, cpuid_both, true, flags_none, nordrand, KERNEL_LOG_READ, none);
         CHECK(strcmp(k.instr[0].reason_id, "nordrand") == 0, "nordrand");
         CHECK_EQ_INT(k.instr[0].reason_source, KERNEL_REASON_CMDLINE);
 
         /* Not in CPUID, never tried (not x86-64): absent. */
-        kernel_state_build(&k, cpuid_rdrand, true, flags_rdrand, false, KERNEL_LOG_NOT_NEEDED, none);
+        kernel_state_build(&k, cpuid_rdrand, true, flags_rdrand, on, KERNEL_LOG_NOT_NEEDED, none);
         CHECK(k.instr[1].state == KERNEL_STATE_ABSENT, "absent");
         CHECK(strcmp(k.instr[1].reason, "not advertised by CPUID") == 0, "absent: %s", k.instr[1].reason);
 
         /* Not in CPUID, and the guarded try raised SIGILL: absent, said so. */
-        kernel_state_build(&k, rdseed_sigill, true, flags_rdrand, false, KERNEL_LOG_NOT_NEEDED, none);
+        kernel_state_build(&k, rdseed_sigill, true, flags_rdrand, on, KERNEL_LOG_NOT_NEEDED, none);
         CHECK(k.instr[1].state == KERNEL_STATE_ABSENT, "sigill absent");
         CHECK(strstr(k.instr[1].reason, "SIGILL") != NULL, "sigill reason: %s", k.instr[1].reason);
 
         /* Zen5 with the kernel line: hidden, the kernel's own reason. The
          * flag is gone from /proc/cpuinfo as well, as on the real machine. */
-        kernel_state_build(&k, rdseed_hidden, true, flags_rdrand, false, KERNEL_LOG_READ, zen5);
+        kernel_state_build(&k, rdseed_hidden, true, flags_rdrand, on, KERNEL_LOG_READ, zen5);
         CHECK_EQ_INT(k.instr[1].state, KERNEL_STATE_HIDDEN);
         CHECK(strcmp(k.instr[1].reason_id, "zen5-rdseed32") == 0, "hidden reason id %s", k.instr[1].reason_id);
         CHECK_EQ_INT(k.instr[1].reason_source, KERNEL_REASON_KERNEL_LOG);
@@ -156,13 +158,13 @@ static void test_build(void) {
 
         /* Zen5 without a readable log: hidden, reason unknown here (the
          * errata table may name it later, from the CPU's identity). */
-        kernel_state_build(&k, rdseed_hidden, true, flags_rdrand, false, KERNEL_LOG_UNREADABLE, none);
+        kernel_state_build(&k, rdseed_hidden, true, flags_rdrand, on, KERNEL_LOG_UNREADABLE, none);
         CHECK_EQ_INT(k.instr[1].state, KERNEL_STATE_HIDDEN);
         CHECK(strcmp(k.instr[1].reason_id, "unknown") == 0, "hidden unknown");
         CHECK(strstr(k.instr[1].reason, "not readable") != NULL, "reason: %s", k.instr[1].reason);
         CHECK_EQ_INT(k.instr[1].reason_source, KERNEL_REASON_CPU);
 
-        kernel_state_build(&k, cpuid_both, false, flags_none, false, KERNEL_LOG_NOT_NEEDED, none);
+        kernel_state_build(&k, cpuid_both, false, flags_none, on, KERNEL_LOG_NOT_NEEDED, none);
         CHECK(k.instr[0].state == KERNEL_STATE_UNKNOWN && k.instr[1].state == KERNEL_STATE_UNKNOWN, "unknown");
 }
 

@@ -45,7 +45,8 @@ static int mask_word(const ConfigKey *k, const char *w, void *field, char *msg, 
         }
         bit = k->word(w);
         if (bit < 0) {
-                snprintf(msg, len, "invalid %s '%s' (expected %s)", k->what, w, k->expect);
+                snprintf(msg, len, "invalid %s '%s' (expected %s)", k->what, w,
+                         k->expect_words ? k->expect_words() : k->expect);
                 return -EINVAL;
         }
         *(unsigned *) field |= 1u << bit;
@@ -136,8 +137,7 @@ static int fail_on_word(const ConfigKey *k, const char *w, void *field, char *ms
         }
         if (fail_on_add_word(field, w) >= 0)
                 return 0;
-        snprintf(msg, len, "invalid entry '%s' (expected a verdict: degraded, exhausted, broken, hidden, "
-                 "unsupported or ok, optionally after rdrand: or rdseed:; or none alone)", w);
+        snprintf(msg, len, "invalid entry '%s' (expected %s; or none alone)", w, fail_on_words_expect());
         return -EINVAL;
 }
 

@@ -55,6 +55,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "fail-on.h"
 #include "probe.h"
 
 #define EVENT_FIELDS_MAX 40

@@ -367,7 +367,7 @@ static void test_priorities_and_formats(void) {
         CHECK_EQ_INT(fail_on_add_word(&fo, "broken"), 0);
         fail_on_format(&fo, buf, sizeof(buf));
         CHECK(strcmp(buf, "degraded broken") == 0, "%s", buf);
-        fo = FAIL_ON_CVM_DEFAULT;
+        fo = fail_on_cvm_default();
         fail_on_format(&fo, buf, sizeof(buf));
         CHECK(strcmp(buf, "broken rdrand:exhausted") == 0, "%s", buf);
         {

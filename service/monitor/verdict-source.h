@@ -24,7 +24,7 @@
 
 #include "kernel-counters.h"
 #include "probe.h"
-#include "rng-cpu.h"
+#include "sources.h"
 #include "verdict.h"
 
 typedef struct VerdictSource VerdictSource;

@@ -36,8 +36,8 @@ void probe_report_name_errata(ProbeReport *r, const CpuId *cpu) {
                                 .failed = in->runs[j].health.failed,
                                 .kernel = in->kernel,
                         };
-                /* The kernel's reason (e.g. "RDSEED32 is broken") is evidence
-                 * even when nothing was run. */
+                /* The kernel's reason (the reason table's message) is
+                 * evidence even when nothing was run. */
                 obs[n++] = (ErratumObservation) { .instruction = i, .width = 0, .kernel = in->kernel };
                 in->erratum = errata_match(cpu, obs, n);
 

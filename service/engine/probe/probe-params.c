@@ -4,6 +4,8 @@
  * the command line and the configuration share. */
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "macro.h"
@@ -12,8 +14,8 @@
 
 void probe_params_default(ProbeParams *ret) {
         *ret = (ProbeParams) {
-                .instructions = (1u << _RNG_SOURCE_MAX) - 1,
-                .widths = (1u << RNG_N_WIDTHS) - 1,
+                .instructions = RNG_SOURCES_ALL,
+                .widths = RNG_WIDTHS_ALL,
                 .threads = 0,
                 .limits = PROBE_LIMITS_DEFAULT,
                 .health = HEALTH_PARAMS_DEFAULT,
@@ -21,9 +23,25 @@ void probe_params_default(ProbeParams *ret) {
         };
 }
 
-/* The words each list takes ("all": every one)... */
-const char probe_instructions_expect[] = "rdrand, rdseed or all";
-_Static_assert(_RNG_SOURCE_MAX == 2, "probe_instructions_expect[] names every instruction");
+/* The words each list takes ("all": every one): the source table's
+ * names... */
+static char instructions_expect[256];
+
+static void instructions_expect_init(void) {
+        char names[200];
+
+        snprintf(instructions_expect, sizeof(instructions_expect), "%s or all",
+                 rng_source_names_join(RNG_SOURCES_ALL, false, "", ", ", ", ", names, sizeof(names)));
+}
+
+const char *probe_instructions_expect(void) {
+        static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+        (void) pthread_once(&once, instructions_expect_init);
+        return instructions_expect;
+}
+
+/* ... and the widths. */
 const char probe_widths_expect[] = "16, 32, 64 or all";
 _Static_assert(RNG_N_WIDTHS == 3, "probe_widths_expect[] names every width");
 /* ... and the bounds in words: a bound that changes fails the build here. */

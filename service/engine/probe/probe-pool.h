@@ -7,7 +7,8 @@
  *
  * A run must contend: every thread draws at the same time. A barrier (a
  * futex wake-up) releases the threads one after another, ~10-100 us apart
- * on a loaded many-core machine, longer than a default run of RDRAND takes.
+ * on a loaded many-core machine, longer than a default run of the fastest
+ * source takes.
  * So the barrier only wakes them; each then spins on a shared flag that the
  * last one to arrive raises, and they all begin to draw within the time of
  * a cache-line transfer. They draw until a shared deadline (or each its

@@ -9,18 +9,11 @@
 #include "time-util.h"
 
 /* Tries between two clock reads: the time budget is checked every BATCH
- * tries (~130 us for a slow RDSEED at 1 us/try), and the clock (~25 ns)
- * costs < 1 % of the tries it covers even for RDRAND at ~30 ns/try. */
+ * tries (~130 us for the slowest source measured, at 1 us/try), and the
+ * clock (~25 ns) costs < 1 % of the tries it covers even for the fastest,
+ * at ~30 ns/try. */
 #ifndef BATCH
 #define BATCH 128
-#endif
-/* Every LAT_STRIDE-th try is timed alone with a fenced TSC pair (lfence;
- * rdtsc ... rdtscp; lfence, minus the pair's own calibrated cost). Timing
- * every try would halve the RDRAND rate; 1 in 64 still cost ~3 %, 1 in 256
- * costs < 1 % (bench/probe-bench.sh). A default single run of 4096 tries
- * thus has 16 latency samples, a contention run 16 per thread. */
-#ifndef LAT_STRIDE
-#define LAT_STRIDE 256
 #endif
 /* Values are checked in chunks outside the timed draw loop. */
 #define CHUNK 4096
@@ -42,107 +35,15 @@ static uint64_t tsc_overhead(void) {
         return best;
 }
 
-/* Counters of one stream, carried from batch to batch. */
-typedef struct Counters {
-        uint64_t attempts, failures, streak, longest, loop_failures, over_retries, n_lat;
-        uint64_t hist[PROBE_HIST_BUCKETS];
-} Counters;
-
-/* The slow path of a delivered value: it needed more than one try. */
-static void count_after_streak(Counters *c, uint64_t retries) {
-        c->hist[probe_hist_bucket(c->streak + 1)]++;
-        if (c->streak >= retries) {
-                c->loop_failures += c->streak / retries;
-                c->over_retries++;
-        }
-        c->streak = 0;
-}
-
-/* n tries; delivered values are appended to buf, returns how many. Always
- * inlined with a constant `draw` for the hardware sources, so that the hot
- * loop is rdrand/rdseed, a store and two predictable branches. Counters live
- * in locals (restrict) and go back to *c at the end of the batch. */
-static inline __attribute__((always_inline)) size_t draw_batch(
-                bool (*draw)(void *, uint64_t *), void *ud, uint64_t n, uint64_t retries, uint64_t overhead,
-                Counters *restrict c, uint64_t *restrict buf, uint32_t *restrict lat) {
-        uint64_t attempts = c->attempts, first_try = 0;
-        size_t nbuf = 0;
-
-        for (uint64_t i = 0; i < n; i++) {
-                uint64_t v = 0;
-                bool ok;
-
-                if (__builtin_expect(((attempts + i) & (LAT_STRIDE - 1)) == 0, 0)) {
-                        uint64_t t0 = rng_tsc_begin(), t1;
-
-                        ok = draw(ud, &v);
-                        t1 = rng_tsc_end();
-                        t1 = t1 - t0 > overhead ? t1 - t0 - overhead : 0;
-                        lat[c->n_lat++ % LAT_CAP] = (uint32_t) MIN(t1, (uint64_t) UINT32_MAX);
-                } else
-                        ok = draw(ud, &v);
-
-                buf[nbuf] = v;
-                nbuf += ok;
-                if (__builtin_expect(ok && c->streak == 0, 1))
-                        first_try++;
-                else if (ok)
-                        count_after_streak(c, retries);
-                else {
-                        c->failures++;
-                        if (++c->streak > c->longest)
-                                c->longest = c->streak;
-                }
-        }
-        c->hist[0] += first_try;
-        c->attempts = attempts + n;
-        return nbuf;
-}
-
-typedef size_t (*BatchFn)(void *ud, uint64_t n, uint64_t retries, uint64_t overhead, Counters *c,
-                          uint64_t *buf, uint32_t *lat);
-
+/* The loop of a form without draw code of its own: through src->draw. */
 static size_t batch_generic(bool (*draw)(void *, uint64_t *), void *ud, uint64_t n, uint64_t retries,
-                            uint64_t overhead, Counters *c, uint64_t *buf, uint32_t *lat) {
-        return draw_batch(draw, ud, n, retries, overhead, c, buf, lat);
-}
-
-#if RNG_ARCH_X86_64
-#define HW_BATCH(name, prim)                                                                        \
-        static bool hw_##name(void *ud, uint64_t *ret) {                                            \
-                return prim(ret);                                                                   \
-        }                                                                                           \
-        static size_t batch_##name(void *ud, uint64_t n, uint64_t retries, uint64_t overhead,       \
-                                   Counters *c, uint64_t *buf, uint32_t *lat) {                     \
-                return draw_batch(hw_##name, NULL, n, retries, overhead, c, buf, lat);              \
-        }
-HW_BATCH(rdrand16, rng_rdrand16)
-HW_BATCH(rdrand32, rng_rdrand32)
-HW_BATCH(rdrand64, rng_rdrand64)
-HW_BATCH(rdseed16, rng_rdseed16)
-HW_BATCH(rdseed32, rng_rdseed32)
-HW_BATCH(rdseed64, rng_rdseed64)
-
-static const BatchFn hw_batch[_RNG_SOURCE_MAX][RNG_N_WIDTHS] = {
-        [RNG_SOURCE_RDRAND] = { batch_rdrand16, batch_rdrand32, batch_rdrand64 },
-        [RNG_SOURCE_RDSEED] = { batch_rdseed16, batch_rdseed32, batch_rdseed64 },
-};
-#endif
-
-/* The specialised loop for a hardware source, NULL for any other source. */
-static BatchFn hardware_batch(const RngSource *src) {
-#if RNG_ARCH_X86_64
-        int w = rng_width_index(src->width);
-
-        if (src->hardware && w >= 0 && src->instruction >= 0 && src->instruction < _RNG_SOURCE_MAX)
-                return hw_batch[src->instruction][w];
-#endif
-        return NULL;
+                            uint64_t overhead, RngBatchCounters *c, uint64_t *buf, uint32_t *lat) {
+        return rng_draw_batch(draw, ud, n, retries, overhead, c, buf, lat);
 }
 
 /* A mark after a batch: every mark_stride-th batch, or forced (the first
  * and the last). Full: keep every other mark, take them half as often. */
-static void stream_mark(Stream *st, const Counters *c, uint64_t now, uint64_t retries, bool force) {
+static void stream_mark(Stream *st, const RngBatchCounters *c, uint64_t now, uint64_t retries, bool force) {
         if (!force && ++st->mark_skip < st->mark_stride)
                 return;
         st->mark_skip = 0;
@@ -194,9 +95,9 @@ int stream_run(const RngSource *src, const ProbeLimits *lim, const HealthParams 
         const ProbeLimits effective = probe_limits_effective(lim);
         uint64_t max = effective.max_attempts ?: UINT64_MAX, minimum = effective.min_attempts;
         uint64_t overhead, start, seg, now;
-        BatchFn hw = hardware_batch(src);
+        RngBatchFn hw = src->batch;
         _cleanup_free_ uint64_t *buf = NULL;
-        Counters c = {};
+        RngBatchCounters c = {};
         HealthState hs;
         size_t nbuf = 0;
         int r;
@@ -224,7 +125,7 @@ int stream_run(const RngSource *src, const ProbeLimits *lim, const HealthParams 
                 bool stop;
 
                 if (hw)
-                        nbuf += hw(NULL, n, retries, overhead, &c, buf + nbuf, st->lat);
+                        nbuf += hw(n, retries, overhead, &c, buf + nbuf, st->lat);
                 else
                         nbuf += batch_generic(src->draw, src->userdata, n, retries, overhead, &c, buf + nbuf, st->lat);
 

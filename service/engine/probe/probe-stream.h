@@ -1,19 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* Internal to the probe: one thread's stream of tries from one source, the
- * hot loop. probe.c merges streams into a ProbeRun; probe-pool.c runs one
- * stream per pinned thread. */
+/* Internal to the probe: one thread's stream of tries from one source, in
+ * batches of the hot loop (probe-batch.h). probe.c merges streams into a
+ * ProbeRun; probe-pool.c runs one stream per pinned thread. */
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "health.h"
+#include "probe-batch.h" /* LAT_CAP */
 #include "probe.h"
 #include "rng-source.h"
 
-/* Latency samples kept per thread (a ring: long runs keep the latest). */
-#define LAT_CAP 16384
 /* Marks kept per thread: the counts at moments of the stream, for the
  * common window of a contention run. When full, every other is dropped and
  * marks are taken half as often: a stream of any length keeps between
@@ -42,9 +41,9 @@ typedef struct Stream {
 } Stream;
 
 /* Draws from src until lim says stop; a value needing more than retries
- * tries is one the kernel's loop would not deliver. A hardware source
- * (src->hardware) runs the loop specialised for its instruction and width,
- * any other source the generic loop through src->draw. The first try is
+ * tries is one the kernel's loop would not deliver. A form of the draw
+ * code runs its own loop (src->batch, specialised for it), any other
+ * source the generic loop through src->draw. The first try is
  * made alone, so that first_nsec is when this stream began to draw.
  * deadline: CLOCK_MONOTONIC ns when the time budget ends (UINT64_MAX:
  * none), shared by the threads of a contention run so that they stop

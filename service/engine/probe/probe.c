@@ -25,20 +25,23 @@ static ProbeSourceFn params_source(const ProbeParams *p) {
         return p->source ?: hardware_source;
 }
 
+/* The first width of mask (64 where it has none). */
+static unsigned first_width(unsigned mask) {
+        for (int w = 0; w < RNG_N_WIDTHS; w++)
+                if (mask & (1u << w))
+                        return rng_widths[w];
+        return 64;
+}
+
 void probe_detect(const ProbeParams *p, RngPresence ret[_RNG_SOURCE_MAX]) {
         ProbeSourceFn source = params_source(p);
-        unsigned width = 64;
+        unsigned width = first_width(p->widths);
 
-        for (int w = 0; w < RNG_N_WIDTHS; w++)
-                if (p->widths & (1u << w)) {
-                        width = rng_widths[w];
-                        break;
-                }
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 const RngSource *src;
 
                 ret[i] = (RngPresence) { .cpuid = p->cpuid ? p->cpuid[i] : rng_source_advertised(i) };
-                /* Off x86-64 nothing is executed: only scripted sources. */
+                /* Without draw code nothing is executed: only scripted sources. */
                 if (!rng_arch_supported() && !p->source)
                         ret[i].cpuid = false;
                 if (ret[i].cpuid) {
@@ -158,12 +161,14 @@ static int report_init(RunAll *a, const KernelState *kernel, ProbeReport *ret) {
                 memcpy(presence, p->presence, sizeof(presence));
         else
                 probe_detect(p, presence);
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
+                const RngSourceDesc *d = rng_source_desc(i);
                 ProbeSourceResult *in = &ret->instr[i];
 
                 init_instruction(p, kernel, &presence[i], i, in);
                 if (in->selected && in->executes)
-                        a->total += __builtin_popcount(p->widths) * (ret->cpus.contention ? 2 : 1);
+                        a->total += __builtin_popcount(p->widths & d->widths) *
+                                    (ret->cpus.contention && d->contention ? 2 : 1);
         }
         if (!ret->cpus.contention)
                 return 0;
@@ -196,7 +201,7 @@ static int run_width(RunAll *a, ProbeReport *report, ProbeSourceResult *in, cons
                 return -EOPNOTSUPP;
         announce(p, i, width, PROBE_SINGLE, 1, a->index++, a->total);
         r = add_run(in, probe_run_single(src, &p->limits, &p->health, vp, &in->runs[in->n_runs]));
-        if (r < 0 || !report->cpus.contention)
+        if (r < 0 || !report->cpus.contention || !rng_source_desc(i)->contention)
                 return r;
 
         for (unsigned t = 0; t < a->n_cpus; t++) {
@@ -234,15 +239,16 @@ int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *
         if (r < 0)
                 return r;
 
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 ProbeSourceResult *in = &ret->instr[i];
+                unsigned widths = p->widths & rng_source_desc(i)->widths;
                 VerdictParams vp = p->verdict;
 
                 if (!in->selected || !in->executes)
                         continue;
                 vp.kernel_retries = in->kernel_retries;
                 for (int w = 0; w < RNG_N_WIDTHS; w++) {
-                        if (!(p->widths & (1u << w)))
+                        if (!(widths & (1u << w)))
                                 continue;
                         r = run_width(&a, ret, in, &vp, rng_widths[w]);
                         if (r < 0)
@@ -251,7 +257,7 @@ int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *
                 in->verdict = in->cpuid ? in->hardware_verdict : VERDICT_HIDDEN;
         }
 
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 /* The figures every consumer shows, summed once. */
                 probe_source_summarize(&ret->instr[i]);
                 if (ret->instr[i].selected)
@@ -329,18 +335,20 @@ int probe_sweep(const ProbeParams *p, const KernelState *kernel, ProbeSweepRepor
         else
                 probe_detect(p, ret->presence);
 
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
+                const RngSourceDesc *d = rng_source_desc(i);
                 ProbeSourceResult in;
                 VerdictParams vp = p->verdict;
 
                 init_instruction(p, kernel, &ret->presence[i], i, &in);
                 ret->selected[i] = in.selected;
                 ret->kernel[i] = in.kernel;
-                if (!in.selected || !in.executes)
+                /* A sweep is of contention runs: sources without them have none. */
+                if (!in.selected || !in.executes || !d->contention)
                         continue;
                 vp.kernel_retries = in.kernel_retries;
                 for (int w = 0; w < RNG_N_WIDTHS; w++) {
-                        if (!(p->widths & (1u << w)))
+                        if (!(p->widths & d->widths & (1u << w)))
                                 continue;
                         r = sweep_one(p, cpus, points, n_points, i, rng_widths[w], &vp,
                                       &ret->sweeps[ret->n_sweeps]);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* The probe engine: drives RDRAND/RDSEED (or any RngSource) single-threaded
- * and with one pinned thread per usable CPU, counts failures and checks the
+/* The probe engine: drives the source table's sources (sources.h), each of
+ * its forms an RngSource (or a test's scripted one), single-threaded and
+ * with one pinned thread per usable CPU, counts failures and checks the
  * delivered values. Used by `rng-health probe` and the daemon.
  *
  * Default budget (boot path), per run and per thread:
@@ -10,15 +11,15 @@
  *   max_attempts = 4096
  *   min_attempts = 1024  (taken even past the time budget)
  * A run stops at max_attempts, or when the time budget is spent and at least
- * min_attempts tries were made. All instructions x widths x (single +
- * contention) = 12 runs: at most ~12 x 2 ms plus thread start-up; with RDRAND
- * at ~40 ns/try the RDRAND runs take ~0.2 ms each. min_attempts = 1024
+ * min_attempts tries were made. Every source x width x (single +
+ * contention): 12 runs on x86-64, at most ~12 x 2 ms plus thread start-up;
+ * a source at ~40 ns/try takes ~0.2 ms a run. min_attempts = 1024
  * guarantees the power goal in every single run: a source failing 1 % of
  * tries shows no failure in 1024 tries with probability 0.99^1024 = 3.4e-5.
  *
- * The contention run hammers the instruction from every usable CPU at once:
- * while it lasts it can itself starve other users of RDSEED/RDRAND on the
- * machine (the generator is shared by the cores of a socket), the kernel
+ * The contention run hammers the source from every usable CPU at once:
+ * while it lasts it can itself starve its other users on the machine (the
+ * generator is shared by the cores of a socket), the kernel
  * included: each run records when it began and ended and, where the kernel
  * has the series' counters, their values around it, so that the daemon can
  * tell its own load from someone else's.
@@ -163,7 +164,7 @@ int probe_threads_from_string(const char *s, unsigned *ret);
  * (probe-params.c checks them against the bounds at compile time):
  * "expected all or a number of threads from 1 to 1024" for --threads and
  * Threads=. */
-extern const char probe_instructions_expect[];   /* --instruction, Instructions= */
+const char *probe_instructions_expect(void);     /* --instruction, Instructions=: the table's names */
 extern const char probe_widths_expect[];         /* --width, Widths= */
 extern const char probe_threads_expect[];        /* --threads, Threads= */
 extern const char probe_max_attempts_expect[];   /* --count, MaxAttempts= */
@@ -194,8 +195,8 @@ typedef struct ProbeSourceResult {
         /* Contention runs made, and how many of them contended (overlap). */
         unsigned contention_runs, contended_runs;
         /* The tries per call of the kernel's loop its runs were judged by:
-         * the running kernel's (stock: RDSEED 1, RDRAND 10; the retry
-         * series: 10 each), or the override. */
+         * the running kernel's (the source's tries_stock, or tries_series
+         * with the retry series), or the override. */
         uint64_t kernel_retries;
         KernelRetriesSource kernel_retries_source;
         const char *kernel_retries_why;

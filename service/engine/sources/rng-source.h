@@ -1,27 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* The source interface the probe engine draws from. The hardware sources
- * wrap RDRAND/RDSEED; tests substitute scripted sources. */
+/* The interface the probe draws from: one form of a source (a width of a
+ * CPU instruction), or a test's scripted source. The forms of the table's
+ * sources come from their architecture's draw code (x86.c). */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include "rng-cpu.h"
+#include "sources.h"
 
-typedef struct RngSource {
+/* The probe's counters of one stream, carried from batch to batch
+ * (probe-batch.h). */
+typedef struct RngBatchCounters RngBatchCounters;
+
+/* A batch of n tries of one form, its hot loop specialised for it
+ * (probe-batch.h): delivered values are appended to buf, returns how
+ * many. */
+typedef size_t (*RngBatchFn)(uint64_t n, uint64_t retries, uint64_t overhead, RngBatchCounters *c, uint64_t *buf,
+                             uint32_t *lat);
+
+struct RngSource {
         const char *name;
-        RngSourceId instruction;
+        RngSourceId instruction; /* the table's source it is a form of */
         unsigned width; /* 16, 32 or 64: values are below 2^width */
         /* One try. Returns the carry flag; on true *ret holds the value. */
         bool (*draw)(void *userdata, uint64_t *ret);
         void *userdata;
-        /* Set only by rng_source_hardware(): this source is the CPU's own
-         * instruction × width, so the probe runs its loop specialised for that
-         * form instead of calling draw. Last, so that positional initialisers
-         * of other sources leave it false. */
-        bool hardware;
-} RngSource;
+        /* Set only on a form of the draw code: the probe runs this loop,
+         * specialised for the form, instead of calling draw. Last, so that
+         * positional initialisers of other sources leave it NULL. */
+        RngBatchFn batch;
+};
 
 /* Makes one try of src under a SIGILL guard: 1 if it ran (whatever the
  * carry flag said), 0 if it raised SIGILL (the CPU lacks the instruction:
@@ -32,7 +43,8 @@ typedef struct RngSource {
  * thread, before threads that could fault exist. */
 int rng_source_executes(const RngSource *src);
 
-/* The hardware source for instruction × width, or NULL if this build cannot
- * execute it (not x86-64) or the width is invalid. Does not check CPUID:
- * callers must (the probe engine does). */
-const RngSource *rng_source_hardware(RngSourceId i, unsigned width);
+/* The form of source id × width of this build's draw code, or NULL if it
+ * has none (another architecture, -DRNG_NO_X86_64) or the width is not the
+ * source's. Does not check that the CPU advertises it: callers must (the
+ * probe engine does). */
+const RngSource *rng_source_hardware(RngSourceId id, unsigned width);

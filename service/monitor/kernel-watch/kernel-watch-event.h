@@ -10,7 +10,7 @@
 
 #include "journal-event.h"
 #include "kernel-rng-msg.h"
-#include "rng-cpu.h"
+#include "sources.h"
 #include "verdict.h"
 
 /* One recorded event, as the pure builder below takes it. */

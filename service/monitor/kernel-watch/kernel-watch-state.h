@@ -40,7 +40,7 @@
 
 #include "kernel-counters.h"
 #include "kernel-rng-msg.h"
-#include "rng-cpu.h"
+#include "sources.h"
 
 #define KERNEL_WATCH_STATE_FILE "kernel-watch.state"
 #define KERNEL_WATCH_STATE_FILE_NEW "kernel-watch.state.new"
