@@ -6,6 +6,7 @@
 
 #include "aggregator.h"
 #include "macro.h"
+#include "status.h"
 
 int aggregator_add_source(Aggregator *a, const VerdictSource *s) {
         if (a->n_sources >= AGGREGATOR_MAX_SOURCES)
@@ -71,23 +72,11 @@ Severity aggregator_severity(const Aggregator *a) {
 }
 
 char *aggregator_status(const Aggregator *a) {
-        size_t len = 1;
-        char *s;
+        const char *fragments[AGGREGATOR_MAX_SOURCES];
 
         for (unsigned i = 0; i < a->n_sources; i++)
-                if (a->sources[i]->reported && a->sources[i]->status[0])
-                        len += strlen(a->sources[i]->status) + 2;
-        s = malloc(len);
-        if (!s)
-                return NULL;
-        s[0] = '\0';
-        for (unsigned i = 0; i < a->n_sources; i++)
-                if (a->sources[i]->reported && a->sources[i]->status[0]) {
-                        if (s[0])
-                                strcat(s, "; ");
-                        strcat(s, a->sources[i]->status);
-                }
-        return s;
+                fragments[i] = a->sources[i]->reported ? a->sources[i]->status : NULL;
+        return status_join(fragments, a->n_sources);
 }
 
 bool aggregator_announce(Aggregator *a, AggregatorChange *ret) {

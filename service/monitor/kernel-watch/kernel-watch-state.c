@@ -17,6 +17,7 @@
 #include "kernel-watch-state.h"
 #include "macro.h"
 #include "parse-util.h"
+#include "status.h"
 
 #define STATE_FILE_MAX (1024 * 1024)
 
@@ -486,15 +487,13 @@ int kernel_watch_state_restore(const char *dir, sd_id128_t boot, const KernelWat
 
 /* --- verdict and status --------------------------------------------------------- */
 
-int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters, const uint64_t *held,
-                               Verdict ret_verdicts[_RNG_SOURCE_MAX], char **ret_status) {
+int kernel_watch_state_verdict_full(const KernelWatchState *s, bool have_counters, const uint64_t *held,
+                                    bool no_journal, Verdict ret_verdicts[_RNG_SOURCE_MAX], char **ret_status) {
+        StatusKernelSource figures[_RNG_SOURCE_MAX] = {};
         Verdict v[_RNG_SOURCE_MAX];
-        char buf[768], note[96];
-        size_t k = 0;
         char *status;
 
-        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
-                const char *name = rng_source_display_name(i);
+        FOREACH_RNG_SOURCE(i) {
                 /* counted by the kernel, or (without counters) logged lines;
                  * not those during the own probe */
                 uint64_t failures = MAX(s->reported[i] - MIN(s->own[i], s->reported[i]),
@@ -508,36 +507,24 @@ int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters, co
                 if (s->reported[i] > s->own[i] || waiting > 0)
                         v[i] = verdict_worst(v[i], VERDICT_EXHAUSTED);
 
-                failures = failures > UINT64_MAX - waiting ? UINT64_MAX : failures + waiting;
-                if (waiting > 0)
-                        (void) snprintf(note, sizeof(note), "; %" PRIu64 " of them recorded in the journal "
-                                        "when the routine interval ends", waiting);
-                else
-                        note[0] = '\0';
-                if (failures > 0)
-                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s exhausted %" PRIu64 "x (%s%s)",
-                                      k ? ", " : "", name, failures, verdict_consequence(i, VERDICT_EXHAUSTED), note);
-                if (s->own[i] > 0)
-                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)),
-                                      "%s%s exhausted %" PRIu64 "x during rng-health's own probe", k ? ", " : "",
-                                      name, s->own[i]);
-                if (s->recorded[KERNEL_RNG_MSG_DISABLED][i] > 0)
-                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s disabled",
-                                      k ? ", " : "", name);
-                if (s->recorded[KERNEL_RNG_MSG_DEFECTIVE][i] > 0)
-                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s defective",
-                                      k ? ", " : "", name);
-                if (k >= sizeof(buf))
-                        break;
+                figures[i] = (StatusKernelSource) {
+                        .failures = failures > UINT64_MAX - waiting ? UINT64_MAX : failures + waiting,
+                        .waiting = waiting,
+                        .own = s->own[i],
+                        .disabled = s->recorded[KERNEL_RNG_MSG_DISABLED][i] > 0,
+                        .defective = s->recorded[KERNEL_RNG_MSG_DEFECTIVE][i] > 0,
+                };
         }
 
-        if (k == 0)
-                status = strdup(have_counters ? "kernel: no RNG failures" : "kernel: no RNG failures logged");
-        else if (asprintf(&status, "kernel: %s", buf) < 0)
-                status = NULL;
+        status = status_format_kernel(figures, have_counters, no_journal);
         if (!status)
                 return -ENOMEM;
         memcpy(ret_verdicts, v, sizeof(v));
         *ret_status = status;
         return 0;
+}
+
+int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters, const uint64_t *held,
+                               Verdict ret_verdicts[_RNG_SOURCE_MAX], char **ret_status) {
+        return kernel_watch_state_verdict_full(s, have_counters, held, false, ret_verdicts, ret_status);
 }

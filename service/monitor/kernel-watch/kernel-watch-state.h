@@ -126,11 +126,16 @@ typedef int (*KernelWatchHasSerial)(uint64_t serial, void *userdata);
 int kernel_watch_state_restore(const char *dir, sd_id128_t boot, const KernelWatchStateCheck *check,
                                KernelWatchHasSerial has_serial, void *userdata, KernelWatchState *ret);
 
-/* The per-instruction verdicts and status fragment of a state ("kernel:
- * RDSEED exhausted 3x (the kernel seeds from RDRAND instead)", "kernel: no
- * RNG failures"; "... logged" without counters). held[i] (NULL: none): the
+/* The per-source verdicts and status fragment (status_format_kernel()) of
+ * a state: "kernel: NAME exhausted 3x (CONSEQUENCE)", "kernel: no RNG
+ * failures"; "... logged" without counters. held[i] (NULL: none): the
  * failures the kernel counted that wait for the routine interval's record;
  * they count as the state's do, so the status says what the counter says,
- * and the status names how many the journal does not have yet. */
+ * and the status names how many the journal does not have yet.
+ * no_journal: the status says that the kernel's messages are not
+ * followed. */
+int kernel_watch_state_verdict_full(const KernelWatchState *s, bool have_counters, const uint64_t *held,
+                                    bool no_journal, Verdict ret_verdicts[_RNG_SOURCE_MAX], char **ret_status);
+/* The same, with the journal followed. */
 int kernel_watch_state_verdict(const KernelWatchState *s, bool have_counters, const uint64_t *held,
                                Verdict ret_verdicts[_RNG_SOURCE_MAX], char **ret_status);

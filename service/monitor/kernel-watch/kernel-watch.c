@@ -42,19 +42,11 @@ int watch_update_verdict(KernelWatch *w) {
 
         for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++)
                 held[i] = kernel_watch_growth(&w->state, report.counters, w->own_pending, i, NULL);
-        r = kernel_watch_state_verdict(&w->state, w->counters.have, held, report.instr, &status);
+        /* Without a journal the counters (if any) are still watched: the
+         * status says what is not. */
+        r = kernel_watch_state_verdict_full(&w->state, w->counters.have, held, w->no_journal, report.instr, &status);
         if (r < 0)
                 return r;
-        if (w->no_journal) {
-                char *s;
-
-                /* The counters (if any) are still watched: say what is not. */
-                r = asprintf(&s, "%s; no journal: kernel messages not followed", status);
-                if (r < 0)
-                        return -ENOMEM;
-                free(status);
-                status = s;
-        }
         report.status = status;
         w->reported = true;
         return verdict_source_report_full(w->source, &report);
