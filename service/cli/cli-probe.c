@@ -7,12 +7,11 @@
 
 #include "cli-probe.h"
 #include "cli-util.h"
-#include "kernel-state.h"
 #include "log.h"
 #include "macro.h"
 #include "parse-util.h"
-#include "probe-errata.h"
 #include "probe-json.h"
+#include "probe-sequence.h"
 #include "probe-table.h"
 #include "time-util.h"
 
@@ -259,7 +258,14 @@ static void progress_cb(const ProbeRun *run, unsigned index, unsigned total, voi
         p->shown = true;
 }
 
-static int run_sweep(const ProbeArgs *args, const KernelState *kernel) {
+/* More threads asked for than there are CPUs: as Threads= in
+ * rng-health.conf, all CPUs, and a warning. */
+static void threads_capped(unsigned requested, unsigned usable, void *userdata) {
+        fprintf(stderr, "rng-health probe: --threads: %u requested but only %u CPU%s online and allowed: %s\n",
+                requested, usable, usable == 1 ? " is" : "s are", (const char *) userdata);
+}
+
+static int run_sweep(const ProbeArgs *args, ProbeSequence *seq) {
         _cleanup_json_ struct json_object *j = NULL;
         _cleanup_free_ ProbeSweepReport *report = malloc(sizeof(ProbeSweepReport));
         int r;
@@ -268,17 +274,8 @@ static int run_sweep(const ProbeArgs *args, const KernelState *kernel) {
                 log_error_errno(-ENOMEM, "sweep: out of memory");
                 return EXIT_PROBE_ERROR;
         }
-        r = probe_sweep(&args->params, kernel, report);
-        if (r == -E2BIG) {
-                /* As for the probe: all CPUs, and a warning. */
-                ProbeParams p = args->params;
-                int n = CPU_COUNT(&report->cpus.used);
-
-                fprintf(stderr, "rng-health probe: --threads: %u requested but only %d CPU%s online and allowed: "
-                        "the sweep goes up to all of them\n", p.threads, n, n == 1 ? " is" : "s are");
-                p.threads = 0;
-                r = probe_sweep(&p, kernel, report);
-        }
+        seq->userdata = (void *) "the sweep goes up to all of them";
+        r = probe_sequence_sweep(&args->params, seq, report);
         if (r < 0) {
                 log_error_errno(r, "sweep failed: %m");
                 return EXIT_PROBE_ERROR;
@@ -301,11 +298,11 @@ static int run_sweep(const ProbeArgs *args, const KernelState *kernel) {
 
 int verb_probe(int argc, char *argv[]) {
         _cleanup_json_ struct json_object *j = NULL;
-        RngPresence presence[_RNG_SOURCE_MAX];
         Progress progress = { .start_nsec = now_nsec() };
-        KernelState kernel;
+        ProbeSequence seq = { .threads_capped = threads_capped };
         ProbeReport report;
         ProbeArgs args;
+        CpuId cpu;
         int r;
 
         if (probe_parse_args(argc, argv, &args) < 0)
@@ -315,15 +312,8 @@ int verb_probe(int argc, char *argv[]) {
                 return cli_flush(stdout) < 0 ? EXIT_PROBE_ERROR : 0;
         }
 
-        probe_detect(&args.params, presence);
-        r = kernel_state_read(presence, NULL, NULL, &kernel);
-        if (r < 0) /* the state says unknown: go on */
-                log_error_errno(r, r == -EBADMSG ? "/proc/cpuinfo has no \"flags\" line, kernel state unknown"
-                                                 : "Failed to read /proc/cpuinfo: %m");
-        args.params.presence = presence;
-        args.params.kernel_counters = true;
         if (args.sweep)
-                return run_sweep(&args, &kernel);
+                return run_sweep(&args, &seq);
 
         if (!args.json && isatty(STDOUT_FILENO) && isatty(STDERR_FILENO)) {
                 unsigned runs = __builtin_popcount(args.params.instructions) * __builtin_popcount(args.params.widths) * 2;
@@ -333,22 +323,10 @@ int verb_probe(int argc, char *argv[]) {
                 args.params.progress_userdata = &progress;
         }
 
-        r = probe_run_all(&args.params, &kernel, &report);
-        if (r == -E2BIG) {
-                /* As Threads= in rng-health.conf: all CPUs, and a warning. */
-                int n = CPU_COUNT(&report.cpus.used);
-
-                fprintf(stderr, "rng-health probe: --threads: %u requested but only %d CPU%s online and allowed: "
-                        "the contention run uses all of them\n", args.params.threads, n, n == 1 ? " is" : "s are");
-                args.params.threads = 0;
-                r = probe_run_all(&args.params, &kernel, &report);
-        }
-        if (r >= 0) {
-                CpuId cpu;
-
-                /* An unreadable identity names no erratum (no guess). */
-                probe_report_name_errata(&report, cpu_id_read(NULL, &cpu) >= 0 ? &cpu : NULL);
-        }
+        /* An unreadable identity names no erratum (no guess). */
+        seq.cpu = cpu_id_read(NULL, &cpu) >= 0 ? &cpu : NULL;
+        seq.userdata = (void *) "the contention run uses all of them";
+        r = probe_sequence_run(&args.params, &seq, &report);
         if (progress.shown)
                 fprintf(stderr, "\r\033[K");
         if (r < 0) {

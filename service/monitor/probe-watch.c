@@ -7,8 +7,8 @@
 #include "journal-event.h"
 #include "journal-kernel-log.h"
 #include "macro.h"
+#include "probe-sequence.h"
 #include "probe-watch.h"
-#include "probe-errata.h"
 #include "status.h"
 
 struct ProbeWatch {
@@ -60,42 +60,29 @@ static void send_results(const ProbeReport *report, const char *trigger) {
         }
 }
 
+/* Threads= asked for more CPUs than are usable. */
+static void threads_capped(unsigned requested, unsigned usable, void *userdata) {
+        log_warning("Threads=%u, but only %u CPU%s online and allowed: contention run uses all of them", requested,
+                    usable, usable == 1 ? " is" : "s are");
+}
+
 static int run_probe(const ProbeWatch *w, ProbeReport *report) {
         ProbeParams params = w->config->probe;
-        RngPresence presence[_RNG_SOURCE_MAX];
-        KernelState kernel;
-        int r;
 
         if (w->hook.source) {
                 params.source = w->hook.source;
                 params.source_userdata = w->hook.userdata;
                 params.cpuid = w->hook.cpuid;
         }
-        probe_detect(&params, presence);
-        if (w->hook.kernel)
-                kernel = *w->hook.kernel;
-        else {
-                r = kernel_state_read(presence, journal_kernel_log_scan, NULL, &kernel);
-                if (r < 0) /* the state says unknown: go on */
-                        log_error_errno(r, r == -EBADMSG ? "/proc/cpuinfo has no \"flags\" line, kernel state unknown"
-                                                         : "Failed to read /proc/cpuinfo: %m");
-        }
-        params.presence = presence;
-        params.kernel_counters = true;
         params.sysfs_root = w->sysfs_root;
-
-        r = probe_run_all(&params, &kernel, report);
-        if (r == -E2BIG) {
-                int n = CPU_COUNT(&report->cpus.used);
-
-                log_warning("Threads=%u, but only %d CPU%s online and allowed: contention run uses all of them",
-                         params.threads, n, n == 1 ? " is" : "s are");
-                params.threads = 0;
-                r = probe_run_all(&params, &kernel, report);
-        }
-        if (r >= 0)
-                probe_report_name_errata(report, w->have_cpu ? &w->cpu : NULL);
-        return r;
+        return probe_sequence_run(&params,
+                                  &(ProbeSequence) {
+                                          .kernel = w->hook.kernel,
+                                          .scan = journal_kernel_log_scan,
+                                          .cpu = w->have_cpu ? &w->cpu : NULL,
+                                          .threads_capped = threads_capped,
+                                  },
+                                  report);
 }
 
 static int watch_run(ProbeWatch *w, const char *trigger) {
