@@ -43,10 +43,14 @@
  *   still queued in journald's socket when a crashed daemon restarts looks
  *   missing (its window is recorded again); a failed send is not retried.
  *
- * Parts: kernel-watch-state.h (the state file), kernel-watch-account.h
- * (the pure accounting step and the status text; unit-tested against the
- * invariants above), kernel-watch-event.h (the events' fields) and
- * kernel-watch.c (journal, counter polling, timers, sending). */
+ * Parts: kernel-watch-follow.h (the journal and the counters followed,
+ * each input handed to the recorder), kernel-watch-record.h (the batch,
+ * the flush that sends the events, the timers, the verdict), with
+ * kernel-watch-account.h (the pure accounting step and the status's
+ * figures; unit-tested against the invariants above), kernel-watch-state.h
+ * (the state file) and kernel-watch-event.h (the events' fields);
+ * kernel-watch.c sets them up. The follower knows the recorder, never the
+ * other way round. */
 
 #include <stdbool.h>
 #include <stdint.h>
