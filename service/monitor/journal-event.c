@@ -188,10 +188,11 @@ int event_unavailable(EventFields *f, const ProbeSourceResult *in) {
 static int add_verdict_context(EventFields *f, const VerdictEventInfo *info) {
         EVENT_ADD(f, "RNG_VERDICT=%s", verdict_to_string(info->verdict));
         EVENT_ADD(f, "RNG_SEVERITY=%s", severity_to_string(info->severity));
-        if (info->instr_verdicts) {
-                EVENT_ADD(f, "RNG_RDRAND_VERDICT=%s", verdict_to_string(info->instr_verdicts[RNG_SOURCE_RDRAND]));
-                EVENT_ADD(f, "RNG_RDSEED_VERDICT=%s", verdict_to_string(info->instr_verdicts[RNG_SOURCE_RDSEED]));
-        }
+        /* RNG_<SOURCE>_VERDICT: the table's display names. */
+        if (info->instr_verdicts)
+                FOREACH_RNG_SOURCE(i)
+                        EVENT_ADD(f, "RNG_%s_VERDICT=%s", rng_source_display_name(i),
+                                  verdict_to_string(info->instr_verdicts[i]));
         EVENT_ADD(f, "RNG_FAIL_ON=%s", info->fail_on ?: "none");
         EVENT_ADD(f, "RNG_CONFIDENTIAL_VM=%s", info->cvm ?: "none");
         if (info->trigger)
@@ -199,8 +200,8 @@ static int add_verdict_context(EventFields *f, const VerdictEventInfo *info) {
         return 0;
 }
 
-/* "RDRAND from ok to exhausted" for each instruction whose verdict differs
- * from the announced one ("" if none does). */
+/* "NAME from ok to exhausted" for each source whose verdict differs from
+ * the announced one ("" if none does). */
 static void format_instr_changes(const VerdictEventInfo *info, char *buf, size_t size) {
         size_t n = 0;
 
@@ -222,8 +223,8 @@ static int add_verdict_change(EventFields *f, const VerdictEventInfo *info) {
 
         if (info->previous_instr_verdicts && info->instr_verdicts)
                 format_instr_changes(info, what, sizeof(what));
-        /* The overall verdict stayed and an instruction's changed (RDSEED
-         * exhausted, then RDRAND too): name what changed, not "from
+        /* The overall verdict stayed and a source's changed (one
+         * exhausted, then another too): name what changed, not "from
          * exhausted to exhausted". */
         if (info->previous == info->verdict && what[0])
                 EVENT_ADD(f, "MESSAGE=Hardware RNG verdict changed for %s (overall still %s, severity %s): %s", what,
@@ -233,12 +234,10 @@ static int add_verdict_change(EventFields *f, const VerdictEventInfo *info) {
                           verdict_to_string(info->previous), verdict_to_string(info->verdict),
                           severity_to_string(info->severity), info->status ?: "");
         EVENT_ADD(f, "RNG_PREVIOUS_VERDICT=%s", verdict_to_string(info->previous));
-        if (info->previous_instr_verdicts) {
-                EVENT_ADD(f, "RNG_PREVIOUS_RDRAND_VERDICT=%s",
-                          verdict_to_string(info->previous_instr_verdicts[RNG_SOURCE_RDRAND]));
-                EVENT_ADD(f, "RNG_PREVIOUS_RDSEED_VERDICT=%s",
-                          verdict_to_string(info->previous_instr_verdicts[RNG_SOURCE_RDSEED]));
-        }
+        if (info->previous_instr_verdicts)
+                FOREACH_RNG_SOURCE(i)
+                        EVENT_ADD(f, "RNG_PREVIOUS_%s_VERDICT=%s", rng_source_display_name(i),
+                                  verdict_to_string(info->previous_instr_verdicts[i]));
         EVENT_ADD(f, "RNG_SOURCE=%s", info->source ?: "probe");
         return 0;
 }

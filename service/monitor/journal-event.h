@@ -9,14 +9,14 @@
  * hands such an array to sd_journal_sendv(). The RNG_* namespace is
  * documented in rng-health(8):
  *
- *   RNG_INSTRUCTION      RDRAND or RDSEED
+ *   RNG_INSTRUCTION      the source's display name (the source table's, sources.h)
  *   RNG_VERDICT          ok, degraded, exhausted, broken, hidden, unsupported
  *   RNG_SEVERITY         info, notice, warning, err (verdict_severity())
  *   RNG_CONSEQUENCE      what the running kernel does about the verdict
  *   RNG_HARDWARE_VERDICT the worst run's verdict, hidden or not
  *   RNG_PREVIOUS_VERDICT the verdict before a change
- *   RNG_PREVIOUS_RDRAND_VERDICT, RNG_PREVIOUS_RDSEED_VERDICT  each instruction's
- *                        before a change
+ *   RNG_PREVIOUS_<SOURCE>_VERDICT  each source's before a change (SOURCE:
+ *                        its display name, for every source of the table)
  *   RNG_WIDTH, RNG_MODE, RNG_THREADS       the run that decided the verdict
  *   RNG_ATTEMPTS, RNG_FAILURES, RNG_FAILURE_RATE, RNG_MAX_FAIL_STREAK,
  *   RNG_RETRY_EXHAUSTED                    counters of that run
@@ -35,7 +35,7 @@
  *   RNG_REASON           why an instruction is unavailable (cpuid, kernel, hidden)
  *   RNG_TRIGGER          boot, reprobe, reload, kernel
  *   RNG_SOURCE           the verdict source behind a change (probe, kernel)
- *   RNG_RDRAND_VERDICT, RNG_RDSEED_VERDICT
+ *   RNG_<SOURCE>_VERDICT each source's verdict (SOURCE: its display name)
  *   RNG_CONFIDENTIAL_VM  none, tdx, sev, sev-es, sev-snp, forced (ConfidentialVM=yes)
  *   RNG_FAIL_ON          the verdicts of FailOn= in effect ("none" if none)
  *   RNG_EXIT_STATUS, RNG_FAIL_INSTRUCTION, RNG_FAIL_VERDICT

@@ -33,7 +33,7 @@ typedef struct VerdictSource VerdictSource;
 typedef struct VerdictReport {
         const char *trigger;         /* "boot", "reload", "reprobe" (the probe), "kernel" */
         Verdict instr[_RNG_SOURCE_MAX]; /* per instruction: FailOn= and severity act on these */
-        const char *status;          /* the status fragment, e.g. "kernel: RDSEED exhausted 3x" */
+        const char *status;          /* the status fragment (status.h), e.g. "kernel: no RNG failures" */
         /* The probe watch's report (NULL from the kernel watch): the
          * listener may take it (TAKE_PTR), else the producer frees it. */
         ProbeReport *probe;

@@ -16,7 +16,7 @@
  * - A counter below the state (went backwards) counts 0 and never lowers
  *   what was reported.
  * - One event per (kind, instruction) bucket with messages.
- * - Routine failures (RDSEED's: the kernel falls back to RDRAND; any
+ * - Routine failures (of a source the kernel falls back from: any
  *   failure kind whose exhaustion verdict_severity() rates notice or
  *   less): while defer_routine is set, neither their growth nor their
  *   failure buckets are recorded (nor taken into the state: the counter
@@ -79,8 +79,8 @@ typedef struct KernelWatchAccountParams {
         uint64_t routine_interval_usec; /* since the last routine record (its events' rate); 0: none yet */
 } KernelWatchAccountParams;
 
-/* Whether instruction i's failures are routine: its exhaustion is one the
- * kernel falls back from (RDSEED). */
+/* Whether source i's failures are routine: its exhaustion is one the
+ * kernel falls back from (its descriptor's severity, sources.h). */
 bool kernel_watch_failure_routine(RngSourceId i);
 /* Clears the batch but the failure buckets of the instructions keep[] names. */
 void kernel_watch_batch_clear_but(KernelWatchBatch *b, const bool keep[_RNG_SOURCE_MAX]);

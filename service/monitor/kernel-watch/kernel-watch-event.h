@@ -30,7 +30,7 @@ typedef struct KernelEventInfo {
         /* Exhaustions the kernel counted while rng-health's own contention
          * probe ran: RNG_OWN_PROBE=1, not against the verdict. */
         bool own_probe;
-        /* A routine failure (RDSEED: the kernel falls back to RDRAND),
+        /* A routine failure (of a source the kernel falls back from),
          * recorded at most once per interval: RNG_ROUTINE=1, and the time
          * since the previous routine record (0: none since the start). */
         bool routine;

@@ -9,13 +9,15 @@
  *   recorded as soon as journald has stored it. No polling: the only timers
  *   are the aggregation window and one counter re-check after activity,
  *   both armed only after a message.
- * - Floods: messages are aggregated per (kind, instruction) bucket; the
+ * - Floods: messages are aggregated per (kind, source) bucket; the
  *   first of a quiet bucket is recorded at once, the rest of the window
  *   (flush_usec) in one event: at most one journal write per bucket per
  *   window, fixed memory.
- * - Routine failures: a failed RDSEED is routine for the kernel (it falls
- *   back to RDRAND), and a healthy Intel Xeon fails 19.5 % of its 10-try
- *   calls; its reseed every 60 s would record an event a minute, forever.
+ * - Routine failures: a failure of a source the kernel falls back from is
+ *   routine for the kernel (the source table's severity), and such a
+ *   source can fail all the time: a healthy Intel Xeon fails 19.5 % of its
+ *   10-try seed calls, and its reseed every 60 s would record an event a
+ *   minute, forever.
  *   The first is recorded at once, then at most one per routine_usec
  *   (the re-probe interval), with the count and the rate since the last
  *   (RNG_ROUTINE=1). Held back failures stay in the counter, not in the
@@ -70,7 +72,7 @@ typedef struct KernelWatchParams {
         const char *sysfs_root; /* NULL: "/" */
         uint64_t flush_usec;    /* aggregation window */
         uint64_t settle_usec;   /* counter re-check after the last message */
-        uint64_t routine_usec;  /* routine failures (RDSEED) are recorded at most once per this */
+        uint64_t routine_usec;  /* routine failures are recorded at most once per this */
         /* Exhaustions the kernel counted during rng-health's own contention
          * probe before the watch started (the boot probe). */
         uint64_t own_load[_RNG_SOURCE_MAX];

@@ -286,6 +286,15 @@ static void test_event_fields(void) {
         in.routine = false;
         in.interval_usec = 0;
 
+        /* Counted by the kernel, no line logged: how it logs each source. */
+        in.messages = 0;
+        in.have_cpu = false;
+        CHECK_EQ_INT(event_kernel(&f, &in), 0);
+        v = event_fields_get(&f, "MESSAGE");
+        CHECK(v && strcmp(v, "Kernel: RDSEED retry loop exhausted 12 time(s) (the kernel's counter: it logs RDSEED's "
+                             "once per boot and RDRAND's rate-limited)") == 0, "MESSAGE %s", v ?: "(none)");
+        event_fields_done(&f);
+
         /* Disabled: RDSEED's is notice (RDRAND's would be warning), the reason, no CPU or counters. */
         in = (KernelEventInfo) {
                 .kind = KERNEL_RNG_MSG_DISABLED,
