@@ -15,17 +15,47 @@
 #include "probe-table.h"
 #include "time-util.h"
 
+/* "A 10; B 1 on a stock kernel, 10 with the rng-health series": the tries
+ * of each source's kernel loop, from the source table. */
+static void kernel_tries(char *buf, size_t len) {
+        size_t at = 0;
+
+        buf[0] = '\0';
+        FOREACH_RNG_SOURCE(i) {
+                const RngSourceDesc *d = rng_source_desc(i);
+                int w;
+
+                if (at >= len)
+                        break;
+                if (d->kernel.tries_series == d->kernel.tries_stock)
+                        w = snprintf(buf + at, len - at, "%s%s %u", at ? "; " : "", d->display_name, d->kernel.tries_stock);
+                else
+                        w = snprintf(buf + at, len - at, "%s%s %u on a stock kernel, %u with the rng-health series",
+                                     at ? "; " : "", d->display_name, d->kernel.tries_stock, d->kernel.tries_series);
+                at += w > 0 ? (size_t) w : 0;
+        }
+}
+
 void probe_help(FILE *f) {
+        char names[256], words[256], tries[512], retries[640];
+
+        rng_source_names_join(RNG_SOURCES_ALL, true, "", "/", "/", names, sizeof(names));
+        rng_source_names_join(RNG_SOURCES_ALL, false, "", "|", "|", words, sizeof(words));
+        strncat(words, "|all", sizeof(words) - strlen(words) - 1);
+        kernel_tries(tries, sizeof(tries));
+        snprintf(retries, sizeof(retries),
+                 "Judge by a kernel loop of N tries (1 to 1000) instead of the running kernel's (%s)", tries);
+
         fprintf(f,
                 "Usage: rng-health probe [OPTIONS]\n"
                 "\n"
-                "Measure whether RDRAND/RDSEED can be driven to exhaustion and whether\n"
+                "Measure whether %s can be driven to exhaustion and whether\n"
                 "their output is sane. Random values are never printed, only counts, and\n"
                 "no count over so few values that it gives one away (per-bit counts from\n"
                 "41 values on).\n"
                 "\n"
                 "Options:\n"
-                "  --instruction rdrand|rdseed|all   Instruction(s) to probe, repeatable (default: all)\n"
+                "  --instruction %-19s Instruction(s) to probe, repeatable (default: all)\n"
                 "  --width 16|32|64|all              Operand width(s), repeatable (default: all)\n"
                 "  --threads N|all                   Threads for the contention run, one pinned\n"
                 "                                    per CPU: 1 to 1024 (default: all usable CPUs;\n"
@@ -34,10 +64,11 @@ void probe_help(FILE *f) {
                 "  --duration TIME                   Time budget per run, e.g. 500ms, 2s, 1min\n"
                 "                                    (default: 2ms, the boot-path budget)\n"
                 "  --count N                         Max tries per thread per run, 1 to 4294967296\n"
-                "                                    (default: 4096, no cap with --duration)\n"
-                "  --kernel-retries N                Judge by a kernel loop of N tries (1 to 1000) instead\n"
-                "                                    of the running kernel's (RDRAND 10; RDSEED 1 on a\n"
-                "                                    stock kernel, 10 with the rng-health series)\n"
+                "                                    (default: 4096, no cap with --duration)\n",
+                names, words);
+        fputs("  --kernel-retries N                ", f);
+        cli_print_wrapped(f, 36, 36, 89, retries);
+        fprintf(f,
                 "  --sweep                           Measure each instruction and width at 1, 2, 4, ...\n"
                 "                                    threads up to --threads (default: all usable\n"
                 "                                    CPUs); 100ms per point unless --duration/--count\n"
@@ -48,7 +79,7 @@ void probe_help(FILE *f) {
                 "--instruction and --width add to what earlier ones chose; the other options\n"
                 "take one value each.\n"
                 "The contention run hammers the instruction from every CPU at once and can\n"
-                "starve other users of RDSEED/RDRAND on this machine while it lasts, the kernel\n"
+                "starve other users of %s on this machine while it lasts, the kernel\n"
                 "included. Its figures are over the common window, when all its threads drew.\n"
                 "\n"
                 "Verdicts: ok, degraded (failed tries, every value within the kernel's loop),\n"
@@ -62,7 +93,8 @@ void probe_help(FILE *f) {
                 "  1  runtime error\n"
                 "  2  usage error\n"
                 "  3  worst verdict exhausted\n"
-                "  4  worst verdict broken\n");
+                "  4  worst verdict broken\n",
+                names);
 }
 
 /* opt and value are shown escaped (cli-util.h). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
-/* One run as JSON (probe-json.md: instructions[].runs[], the sweep's
+/* One run as JSON (doc/probe-json.md: instructions[].runs[], the sweep's
  * points): its counts, output checks, window and latency. */
 
 #include <errno.h>

@@ -87,7 +87,7 @@ static void print_instructions(const ProbeReport *r, FILE *f) {
         char kbuf[256];
 
         fprintf(f, "%-12s %-7s %-6s %-6s %s\n", "VERDICT", "INSTR", "CPUID", "KTRIES", "KERNEL");
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 const ProbeSourceResult *in = &r->instr[i];
 
                 if (!in->selected)
@@ -97,7 +97,7 @@ static void print_instructions(const ProbeReport *r, FILE *f) {
                         kernel_summary(&in->kernel, kbuf, sizeof(kbuf)));
         }
 
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 const ProbeSourceResult *in = &r->instr[i];
 
                 if (in->selected && in->verdict == VERDICT_HIDDEN)
@@ -120,7 +120,7 @@ static void print_runs(const ProbeReport *r, FILE *f) {
         fprintf(f, "\n%-12s %-7s %5s %-10s %3s %-8s %10s %10s %7s %17s %6s %6s %8s %8s %11s  %s\n",
                 "VERDICT", "INSTR", "WIDTH", "MODE", "THR", "OVERLAP", "TRIES", "FAILED", "FAIL%", "95% CI (FAIL%)",
                 "STREAK", ">KTRY", "VALUES/s", "BYTES/s", "CYC p50/p99", "CHECKS");
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 const ProbeSourceResult *in = &r->instr[i];
 
                 for (unsigned j = 0; j < in->n_runs; j++) {
@@ -157,22 +157,31 @@ static void print_footer(const ProbeReport *r, FILE *f) {
                 "running kernel's loop makes (KTRIES: that loop would have failed: exhausted).\n"
                 "OVERLAP: the share of a contention run when all its threads drew; its FAIL%% and\n"
                 "VALUES/s are over that common window. Under 90%%: not a contention result.\n");
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 const ProbeSourceResult *in = &r->instr[i];
                 uint64_t during[_RNG_SOURCE_MAX] = {};
-                bool any = false;
+                bool any = false, grew = false;
+                char counts[256] = "";
+                size_t at = 0;
 
                 for (unsigned j = 0; j < in->n_runs; j++)
-                        for (int k = 0; k < _RNG_SOURCE_MAX; k++) {
+                        FOREACH_RNG_SOURCE(k) {
                                 during[k] += probe_run_kernel_exhausted(&in->runs[j], k);
                                 any = any || in->runs[j].have_kernel_counters;
                         }
-                if (any && (during[RNG_SOURCE_RDRAND] || during[RNG_SOURCE_RDSEED]))
-                        fprintf(f, "During the %s contention runs the kernel's own loops ran out: RDRAND %" PRIu64
-                                "x, RDSEED %" PRIu64 "x (its counters): this probe's load.\n",
-                                rng_source_display_name(i), during[RNG_SOURCE_RDRAND], during[RNG_SOURCE_RDSEED]);
+                /* "A 0x, B 3x": every source the kernel counts. */
+                FOREACH_RNG_SOURCE(k) {
+                        if (!rng_source_desc(k)->kernel.counters || at >= sizeof(counts))
+                                continue;
+                        at += snprintf(counts + at, sizeof(counts) - at, "%s%s %" PRIu64 "x", at ? ", " : "",
+                                       rng_source_display_name(k), during[k]);
+                        grew = grew || during[k] > 0;
+                }
+                if (any && grew)
+                        fprintf(f, "During the %s contention runs the kernel's own loops ran out: %s (its counters): "
+                                "this probe's load.\n", rng_source_display_name(i), counts);
         }
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 const ProbeSourceResult *in = &r->instr[i];
 
                 if (in->n_runs > 0)
@@ -184,7 +193,7 @@ static void print_footer(const ProbeReport *r, FILE *f) {
 void probe_report_print_table(const ProbeReport *r, FILE *f) {
         unsigned n_runs = 0;
 
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
+        FOREACH_RNG_SOURCE(i)
                 n_runs += r->instr[i].n_runs;
         print_header(r, n_runs, f);
         print_instructions(r, f);
@@ -194,8 +203,21 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
         print_footer(r, f);
 }
 
+/* "A/B": the sources a stock kernel tries once per call. */
+static const char *one_try_sources(char *buf, size_t len) {
+        unsigned mask = 0;
+
+        FOREACH_RNG_SOURCE(i)
+                if (rng_source_desc(i)->kernel.tries_stock == 1)
+                        mask |= 1u << i;
+        rng_source_names_join(mask, true, "", "/", "/", buf, len);
+        if (!buf[0])
+                snprintf(buf, len, "no source of this machine");
+        return buf;
+}
+
 void probe_sweep_print_table(const ProbeSweepReport *r, FILE *f) {
-        char list[512], kbuf[256];
+        char list[512], kbuf[256], once[128];
 
         format_cpu_set(&r->cpus.used, list, sizeof(list));
         fprintf(f, "Sweep: %u instruction form%s in %.1f s, up to %d CPU%s (%s); per point ", r->n_sweeps,
@@ -209,7 +231,7 @@ void probe_sweep_print_table(const ProbeSweepReport *r, FILE *f) {
                 fprintf(f, "%" PRIu64 " %s per thread", r->limits.max_attempts,
                         plural(r->limits.max_attempts, "try", "tries"));
         fprintf(f, "\n");
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
+        FOREACH_RNG_SOURCE(i)
                 if (r->selected[i] && !r->presence[i].executes)
                         fprintf(f, "%s: not swept: %s\n", rng_source_display_name(i),
                                 kernel_summary(&r->kernel[i], kbuf, sizeof(kbuf)));
@@ -238,7 +260,8 @@ void probe_sweep_print_table(const ProbeSweepReport *r, FILE *f) {
                 }
         }
         fprintf(f, "\nFAIL%%: failed tries. 1-TRY LOOP: calls of a loop of one try that fail (a stock\n"
-                "kernel's RDSEED). KLOOP(N): calls of the running kernel's loop of N tries that would\n"
+                "kernel's %s). KLOOP(N): calls of the running kernel's loop of N tries that would\n"
                 "have run out. VALUES/s: all threads together. Figures are over the common window,\n"
-                "when every thread drew (OVERLAP of the run; under 90%%: not a contention result).\n");
+                "when every thread drew (OVERLAP of the run; under 90%%: not a contention result).\n",
+                one_try_sources(once, sizeof(once)));
 }

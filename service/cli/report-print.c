@@ -63,8 +63,20 @@ static void print_kernel(const ReportBoot *b, FILE *f) {
         }
         fputc('\n', f);
         if (b->routine_failures > 0) {
-                fprintf(f, "  Routine (RDSEED):      %" PRIu64 " exhaustions, the kernel seeded from RDRAND instead",
-                        b->routine_failures);
+                char label[128], sources[96], fallbacks[96];
+                unsigned routine = 0, fallback = 0;
+
+                /* The sources whose failures are routine, and what the
+                 * kernel uses instead (the source table's). */
+                FOREACH_RNG_SOURCE(i)
+                        if (rng_source_desc(i)->kernel.has_fallback) {
+                                routine |= 1u << i;
+                                fallback |= 1u << rng_source_desc(i)->kernel.fallback;
+                        }
+                snprintf(label, sizeof(label), "Routine (%s):",
+                         rng_source_names_join(routine, true, "", "/", "/", sources, sizeof(sources)));
+                fprintf(f, "  %-22s %" PRIu64 " exhaustions, the kernel seeded from %s instead", label,
+                        b->routine_failures, rng_source_names_join(fallback, true, "", "/", "/", fallbacks, sizeof(fallbacks)));
                 if (b->routine_interval_usec > 0)
                         fprintf(f, "; %.3g per hour over %.1f h", b->routine_rated / (b->routine_interval_usec / 3.6e9),
                                 b->routine_interval_usec / 3.6e9);

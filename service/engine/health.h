@@ -7,7 +7,7 @@
  *
  * Values are only ever inspected here; no function prints or stores them.
  *
- * Defaults (see HEALTH_PARAMS_DEFAULT and service/cli/probe-json.md):
+ * Defaults (see HEALTH_PARAMS_DEFAULT and doc/probe-json.md):
  *   alpha = 2^-40 per test (the strict end of 90B's recommended range),
  *   H = 0.5 bit of min-entropy per output bit (claimed H = width/2 per sample;
  *       the CPU instructions claim full entropy, we claim half for margin),
