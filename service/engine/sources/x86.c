@@ -15,7 +15,7 @@
 bool rng_x86_cpuid_advertises(const RngSourceDesc *d) {
         unsigned r[4];
 
-        if (__get_cpuid_max(0, NULL) < d->detect.cpuid_leaf)
+        if ((unsigned) __get_cpuid_max(0, NULL) < d->detect.cpuid_leaf)
                 return false;
         if (!__get_cpuid_count(d->detect.cpuid_leaf, d->detect.cpuid_subleaf, &r[RNG_CPUID_EAX], &r[RNG_CPUID_EBX],
                                &r[RNG_CPUID_ECX], &r[RNG_CPUID_EDX]))
