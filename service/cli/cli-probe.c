@@ -146,6 +146,7 @@ typedef struct Seen {
 static int parse_option(int c, const char *arg, ProbeArgs *ret, Seen *seen) {
         bool *once = NULL;
         const char *name = NULL;
+        char expect[256];
         uint64_t u;
         int r;
 
@@ -172,7 +173,7 @@ static int parse_option(int c, const char *arg, ProbeArgs *ret, Seen *seen) {
         case ARG_INSTRUCTION:
                 if (mask_from_arg(arg, RNG_SOURCES_ALL, rng_source_from_name,
                                   &seen->instruction, &ret->params.instructions) < 0)
-                        return invalid_value("--instruction", arg, probe_instructions_expect());
+                        return invalid_value("--instruction", arg, probe_instructions_expect(expect, sizeof(expect)));
                 return 0;
         case ARG_WIDTH:
                 if (mask_from_arg(arg, RNG_WIDTHS_ALL, rng_width_from_string, &seen->width,

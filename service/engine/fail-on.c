@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,21 +15,13 @@ FailOn fail_on_cvm_default(void) {
         return f;
 }
 
-static char words_expect[384];
+const char *fail_on_words_expect(char *buf, size_t len) {
+        size_t n;
 
-static void words_expect_init(void) {
-        char names[192];
-
-        rng_source_names_join(RNG_SOURCES_ALL, false, ":", ", ", " or ", names, sizeof(names));
-        snprintf(words_expect, sizeof(words_expect),
-                 "a verdict: degraded, exhausted, broken, hidden, unsupported or ok, optionally after %s", names);
-}
-
-const char *fail_on_words_expect(void) {
-        static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-        (void) pthread_once(&once, words_expect_init);
-        return words_expect;
+        snprintf(buf, len, "a verdict: degraded, exhausted, broken, hidden, unsupported or ok, optionally after ");
+        n = strlen(buf);
+        rng_source_names_join(RNG_SOURCES_ALL, false, ":", ", ", " or ", buf + n, len - n);
+        return buf;
 }
 
 int fail_on_add_word(FailOn *f, const char *word) {

@@ -25,8 +25,8 @@ FailOn fail_on_cvm_default(void);
  * empty list (the parsers of the list, config and report, take it alone). */
 int fail_on_add_word(FailOn *f, const char *word);
 /* What fail_on_add_word() takes, in words for an error message: "a
- * verdict: ..., optionally after NAME: or NAME:" (static). */
-const char *fail_on_words_expect(void);
+ * verdict: ..., optionally after NAME: or NAME:", into buf (returned). */
+const char *fail_on_words_expect(char *buf, size_t len);
 bool fail_on_empty(const FailOn *f);
 /* "broken NAME:exhausted" (a verdict every source shares is written
  * once, bare), "none" if empty. */

@@ -57,12 +57,6 @@ static bool scan_source(Scan *s, const char *prefix, RngSourceId *ret) {
         return false;
 }
 
-static bool ends_with(const char *msg, size_t len, const char *lit) {
-        size_t n = strlen(lit);
-
-        return len >= n && memcmp(msg + len - n, lit, n) == 0;
-}
-
 /* Decimal digits without sign or leading garbage; fails on overflow. */
 static bool scan_uint(Scan *s, unsigned *ret) {
         unsigned long v = 0;
@@ -80,8 +74,30 @@ static bool scan_uint(Scan *s, unsigned *ret) {
         return true;
 }
 
+static bool ends_with(const char *msg, size_t len, const char *lit) {
+        size_t n = strlen(lit);
+
+        return len >= n && memcmp(msg + len - n, lit, n) == 0;
+}
+
 static bool record_equals(const char *msg, size_t len, const char *lit) {
         return len == strlen(lit) && memcmp(msg, lit, len) == 0;
+}
+
+/* A source's message of kind (failed: msg_failed, the whole record;
+ * defective: msg_defective, at its end) into *m. */
+static bool match_message(const char *msg, size_t len, KernelRngMsgKind kind, KernelRngMsg *m) {
+        FOREACH_RNG_SOURCE(i) {
+                const RngSourceDesc *d = rng_source_desc(i);
+                const char *lit = kind == KERNEL_RNG_MSG_FAILED ? d->kernel.msg_failed : d->kernel.msg_defective;
+
+                if (lit && (kind == KERNEL_RNG_MSG_FAILED ? record_equals(msg, len, lit) : ends_with(msg, len, lit))) {
+                        m->kind = kind;
+                        m->instruction = i;
+                        return true;
+                }
+        }
+        return false;
 }
 
 int kernel_rng_msg_parse(const char *msg, size_t len, KernelRngMsg *ret) {
@@ -117,29 +133,12 @@ int kernel_rng_msg_parse(const char *msg, size_t len, KernelRngMsg *ret) {
                 return 0;
         }
 
-        /* The original 2024 posting's WARN_ONCE text is the whole record. */
-        FOREACH_RNG_SOURCE(i) {
-                const char *failed = rng_source_desc(i)->kernel.msg_failed;
-
-                if (failed && record_equals(msg, len, failed)) {
-                        m.kind = KERNEL_RNG_MSG_FAILED;
-                        m.instruction = i;
-                        *ret = m;
-                        return 1;
-                }
-        }
-
-        /* The CoCo check panics with its message, and the panic line
+        /* The original 2024 posting's WARN_ONCE text is the whole record;
+         * the CoCo check panics with its message, and the panic line
          * carries a "Kernel panic - not syncing: " prefix. */
-        FOREACH_RNG_SOURCE(i) {
-                const char *defective = rng_source_desc(i)->kernel.msg_defective;
-
-                if (defective && ends_with(msg, len, defective)) {
-                        m.kind = KERNEL_RNG_MSG_DEFECTIVE;
-                        m.instruction = i;
-                        *ret = m;
-                        return 1;
-                }
+        if (match_message(msg, len, KERNEL_RNG_MSG_FAILED, &m) || match_message(msg, len, KERNEL_RNG_MSG_DEFECTIVE, &m)) {
+                *ret = m;
+                return 1;
         }
 
         m.reason = kernel_reason_match(msg, len);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,18 +186,10 @@ char *status_format_line(const char *fragments, const char *fail_on, const char 
         return line;
 }
 
-static char probing[256];
+const char *status_probing(char *buf, size_t len) {
+        char names[256];
 
-static void probing_init(void) {
-        char names[200];
-
-        snprintf(probing, sizeof(probing), "Probing %s...",
-                 rng_source_names_join(RNG_SOURCES_ALL, true, "", "/", "/", names, sizeof(names)));
-}
-
-const char *status_probing(void) {
-        static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-        (void) pthread_once(&once, probing_init);
-        return probing;
+        snprintf(buf, len, "Probing %s...", rng_source_names_join(RNG_SOURCES_ALL, true, "", "/", "/", names,
+                                                                   sizeof(names)));
+        return buf;
 }

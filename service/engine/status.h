@@ -55,7 +55,8 @@ char *status_join(const char *const *fragments, size_t n);
 char *status_format_line(const char *fragments, const char *fail_on, const char *cvm, bool reload_failed);
 
 /* The lines of the daemon's other states. */
-const char *status_probing(void); /* "Probing A/B...": the table's display names */
+/* "Probing A/B...": the table's display names, into buf (returned). */
+const char *status_probing(char *buf, size_t len);
 #define STATUS_STOPPING "Stopping."
 #define STATUS_RELOADING "Reloading configuration..."
 #define STATUS_FAILED_TO_START "Failed to start: " /* and strerror() */

@@ -354,6 +354,7 @@ static int add_signal(Manager *m, int sig, sd_event_signal_handler_t handler, co
 
 
 static int start(Manager *m) {
+        char probing[256];
         int r;
 
         /* The signals are blocked by the caller (before any thread exists). */
@@ -368,7 +369,7 @@ static int start(Manager *m) {
         if (r < 0)
                 return log_error_errno(r, "failed to enable the watchdog: %m");
 
-        (void) sd_notifyf(false, "STATUS=%s", status_probing());
+        (void) sd_notifyf(false, "STATUS=%s", status_probing(probing, sizeof(probing)));
         r = probe_watch_run(m->probe, "boot");
         if (r < 0)
                 return r; /* logged by probe_watch_run() */

@@ -4,7 +4,6 @@
  * the command line and the configuration share. */
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,20 +24,13 @@ void probe_params_default(ProbeParams *ret) {
 
 /* The words each list takes ("all": every one): the source table's
  * names... */
-static char instructions_expect[256];
+const char *probe_instructions_expect(char *buf, size_t len) {
+        size_t n;
 
-static void instructions_expect_init(void) {
-        char names[200];
-
-        snprintf(instructions_expect, sizeof(instructions_expect), "%s or all",
-                 rng_source_names_join(RNG_SOURCES_ALL, false, "", ", ", ", ", names, sizeof(names)));
-}
-
-const char *probe_instructions_expect(void) {
-        static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-        (void) pthread_once(&once, instructions_expect_init);
-        return instructions_expect;
+        rng_source_names_join(RNG_SOURCES_ALL, false, "", ", ", ", ", buf, len);
+        n = strlen(buf);
+        snprintf(buf + n, len - n, " or all");
+        return buf;
 }
 
 /* ... and the widths. */

@@ -24,42 +24,40 @@ static void prepare(ProbeParams *p, const ProbeSequence *s, RngPresence presence
         p->kernel_counters = true;
 }
 
-/* -E2BIG from a run (more threads than usable CPUs): the caller is told,
- * and it runs again on all of them. */
-static bool capped(int r, ProbeParams *p, const ProbeSequence *s, const cpu_set_t *used) {
-        if (r != -E2BIG)
-                return false;
-        if (s->threads_capped)
-                s->threads_capped(p->threads, (unsigned) CPU_COUNT(used), s->userdata);
-        p->threads = 0;
-        return true;
+/* report's probe, or sweep's sweep (the other NULL). */
+static int run_once(const ProbeParams *p, const KernelState *kernel, ProbeReport *report, ProbeSweepReport *sweep) {
+        return report ? probe_run_all(p, kernel, report) : probe_sweep(p, kernel, sweep);
 }
 
-int probe_sequence_run(const ProbeParams *params, const ProbeSequence *s, ProbeReport *ret) {
+/* After -E2BIG (more threads than usable CPUs) the caller is told, and it
+ * runs again on all of them. */
+static int run(const ProbeParams *params, const ProbeSequence *s, ProbeReport *report, ProbeSweepReport *sweep) {
         RngPresence presence[_RNG_SOURCE_MAX];
         ProbeParams p = *params;
         KernelState kernel;
         int r;
 
         prepare(&p, s, presence, &kernel);
-        r = probe_run_all(&p, &kernel, ret);
-        if (capped(r, &p, s, &ret->cpus.used))
-                r = probe_run_all(&p, &kernel, ret);
+        r = run_once(&p, &kernel, report, sweep);
+        if (r != -E2BIG)
+                return r;
+        if (s->threads_capped)
+                s->threads_capped(p.threads, (unsigned) CPU_COUNT(report ? &report->cpus.used : &sweep->cpus.used),
+                                  s->userdata);
+        p.threads = 0;
+        return run_once(&p, &kernel, report, sweep);
+}
+
+int probe_sequence_run(const ProbeParams *p, const ProbeSequence *s, ProbeReport *ret) {
+        int r;
+
+        r = run(p, s, ret, NULL);
         if (r < 0)
                 return r;
         probe_report_name_errata(ret, s->cpu);
         return 0;
 }
 
-int probe_sequence_sweep(const ProbeParams *params, const ProbeSequence *s, ProbeSweepReport *ret) {
-        RngPresence presence[_RNG_SOURCE_MAX];
-        ProbeParams p = *params;
-        KernelState kernel;
-        int r;
-
-        prepare(&p, s, presence, &kernel);
-        r = probe_sweep(&p, &kernel, ret);
-        if (capped(r, &p, s, &ret->cpus.used))
-                r = probe_sweep(&p, &kernel, ret);
-        return r;
+int probe_sequence_sweep(const ProbeParams *p, const ProbeSequence *s, ProbeSweepReport *ret) {
+        return run(p, s, NULL, ret);
 }

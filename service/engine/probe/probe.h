@@ -164,7 +164,8 @@ int probe_threads_from_string(const char *s, unsigned *ret);
  * (probe-params.c checks them against the bounds at compile time):
  * "expected all or a number of threads from 1 to 1024" for --threads and
  * Threads=. */
-const char *probe_instructions_expect(void);     /* --instruction, Instructions=: the table's names */
+/* --instruction, Instructions=: the table's names, into buf (returned) */
+const char *probe_instructions_expect(char *buf, size_t len);
 extern const char probe_widths_expect[];         /* --width, Widths= */
 extern const char probe_threads_expect[];        /* --threads, Threads= */
 extern const char probe_max_attempts_expect[];   /* --count, MaxAttempts= */

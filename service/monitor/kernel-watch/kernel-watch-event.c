@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <syslog.h>
 
@@ -12,38 +11,33 @@
 #include "journal-ids.h"
 #include "kernel-watch-event.h"
 
-static char logs[256];
-
 /* "A's once per boot and B's rate-limited": how the kernel logs each
  * source's exhaustion (the source table's), by how often. */
-static void logs_init(void) {
+static const char *logs_clause(char *buf, size_t len) {
         unsigned n = 0, k = 0;
         size_t at = 0;
 
+        buf[0] = '\0';
         FOREACH_RNG_SOURCE(i)
                 n += rng_source_desc(i)->kernel.logs_exhaustion != RNG_KERNEL_LOGS_NOTHING;
         for (RngKernelLogs l = RNG_KERNEL_LOGS_NOTHING + 1; l < _RNG_KERNEL_LOGS_MAX; l++)
                 FOREACH_RNG_SOURCE(i) {
                         int w;
 
-                        if (rng_source_desc(i)->kernel.logs_exhaustion != l || at >= sizeof(logs))
+                        if (rng_source_desc(i)->kernel.logs_exhaustion != l || at >= len)
                                 continue;
-                        w = snprintf(logs + at, sizeof(logs) - at, "%s%s's %s", k == 0 ? "" : k + 1 == n ? " and " : ", ",
+                        w = snprintf(buf + at, len - at, "%s%s's %s", k == 0 ? "" : k + 1 == n ? " and " : ", ",
                                      rng_source_display_name(i), rng_kernel_logs_to_string(l));
                         at += w > 0 ? (size_t) w : 0;
                         k++;
                 }
-}
-
-static const char *logs_clause(void) {
-        static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-        (void) pthread_once(&once, logs_init);
-        return logs;
+        return buf;
 }
 
 /* MESSAGE=: what the kernel did, in a sentence per kind. */
 static int add_message(EventFields *f, const KernelEventInfo *in, const char *name, Verdict v) {
+        char logs[256];
+
         switch (in->kind) {
         case KERNEL_RNG_MSG_EXHAUSTED:
                 if (in->own_probe)
@@ -72,7 +66,7 @@ static int add_message(EventFields *f, const KernelEventInfo *in, const char *na
                 else if (in->messages == 0)
                         EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhausted %" PRIu64
                                   " time(s) (the kernel's counter: it logs %s)",
-                                  name, in->count, logs_clause());
+                                  name, in->count, logs_clause(logs, sizeof(logs)));
                 else if (in->count == 0)
                         EVENT_ADD(f, "MESSAGE=Kernel: %s retry loop exhaustion logged (%" PRIu64
                                   " line(s), last on CPU %u after %u %s), already counted",
