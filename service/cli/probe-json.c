@@ -219,7 +219,7 @@ int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
         JSON_ADD(o, "cpu", TAKE_PTR(cpu));
         JSON_ADD(o, "params", TAKE_PTR(params));
         JSON_ADD(o, "cpus", TAKE_PTR(cpus));
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 struct json_object *e = NULL;
 
                 if (!r->instr[i].selected)
@@ -310,7 +310,7 @@ int probe_sweep_to_json(const ProbeSweepReport *r, struct json_object **ret) {
         JSON_ADD(o, "wall_usec", JSON_U64(r->wall_nsec / 1000));
         JSON_ADD(o, "params", TAKE_PTR(params));
         JSON_ADD(o, "cpus", TAKE_PTR(cpus));
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 struct json_object *e = NULL;
 
                 if (!r->selected[i])

@@ -94,7 +94,7 @@ static void print_boot(const ReportBoot *b, bool first, sd_id128_t current_boot,
         fprintf(f, "  Last verdict:          %s\n", b->verdict[0] ? b->verdict : "n/a");
         fprintf(f, "  Confidential VM:       %s\n", b->cvm[0] ? b->cvm : "n/a");
         fprintf(f, "  FailOn:                %s\n", b->fail_on[0] ? b->fail_on : "none");
-        for (int k = 0; k < _RNG_SOURCE_MAX; k++)
+        FOREACH_RNG_SOURCE(k)
                 if (b->instr[k].seen)
                         print_instruction(&b->instr[k], k, f);
         fprintf(f, "  Probes:                %u\n", b->probes);
@@ -181,7 +181,7 @@ static int boot_to_json(const ReportBoot *b, sd_id128_t current, struct json_obj
         JSON_ADD(o, "policy_failures", JSON_U64(b->policy_failures));
         JSON_ADD(o, "exit_status", b->exit_status >= 0 ? json_object_new_int(b->exit_status) : NULL);
         JSON_ADD(o, "kernel", TAKE_PTR(kernel));
-        for (int k = 0; k < _RNG_SOURCE_MAX; k++) {
+        FOREACH_RNG_SOURCE(k) {
                 struct json_object *i = NULL;
 
                 if (!b->instr[k].seen)

@@ -149,7 +149,9 @@ static ReportBoot *find_boot(Report *r, sd_id128_t boot_id) {
 static ReportInstruction *find_instruction(ReportBoot *b, const EventFields *f) {
         const char *name = event_fields_get(f, "RNG_INSTRUCTION");
 
-        for (int i = 0; name && i < _RNG_SOURCE_MAX; i++)
+        if (!name)
+                return NULL;
+        FOREACH_RNG_SOURCE(i)
                 if (strcmp(name, rng_source_display_name(i)) == 0)
                         return &b->instr[i];
         return NULL;

@@ -38,13 +38,13 @@ bool aggregator_instr_verdicts(const Aggregator *a, Verdict ret[_RNG_SOURCE_MAX]
         Verdict problem[_RNG_SOURCE_MAX], calm[_RNG_SOURCE_MAX];
         bool any = false;
 
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 problem[i] = VERDICT_OK;
                 calm[i] = VERDICT_OK;
         }
         for (unsigned k = 0; k < a->n_sources; k++)
                 if (a->sources[k]->reported) {
-                        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+                        FOREACH_RNG_SOURCE(i) {
                                 Verdict v = a->sources[k]->instr[i];
 
                                 if (v > VERDICT_OK)
@@ -55,7 +55,7 @@ bool aggregator_instr_verdicts(const Aggregator *a, Verdict ret[_RNG_SOURCE_MAX]
                         any = true;
                 }
         if (any)
-                for (int i = 0; i < _RNG_SOURCE_MAX; i++)
+                FOREACH_RNG_SOURCE(i)
                         ret[i] = problem[i] > VERDICT_OK ? problem[i] : calm[i];
         return any;
 }
@@ -66,7 +66,7 @@ Severity aggregator_severity(const Aggregator *a) {
 
         if (!aggregator_instr_verdicts(a, v))
                 return s;
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
+        FOREACH_RNG_SOURCE(i)
                 s = MAX(s, verdict_severity(i, v[i]));
         return s;
 }

@@ -126,11 +126,11 @@ static int on_metrics_write(sd_event_source *s, void *userdata) {
 static void note_own_load(Manager *m, const ProbeReport *report) {
         uint64_t load[_RNG_SOURCE_MAX] = {};
 
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
+        FOREACH_RNG_SOURCE(i)
                 for (unsigned j = 0; j < report->instr[i].n_runs; j++)
-                        for (int k = 0; k < _RNG_SOURCE_MAX; k++)
+                        FOREACH_RNG_SOURCE(k)
                                 load[k] += probe_run_kernel_exhausted(&report->instr[i].runs[j], k);
-        for (int k = 0; k < _RNG_SOURCE_MAX; k++) {
+        FOREACH_RNG_SOURCE(k) {
                 if (load[k] == 0)
                         continue;
                 if (m->kernel)

@@ -29,7 +29,7 @@ struct ProbeWatch {
 };
 
 static void send_unavailable(ProbeWatch *w, const ProbeReport *report) {
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 const ProbeSourceResult *in = &report->instr[i];
                 EventFields f = {};
 
@@ -46,7 +46,7 @@ static void send_unavailable(ProbeWatch *w, const ProbeReport *report) {
 }
 
 static void send_results(const ProbeReport *report, const char *trigger) {
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 const ProbeSourceResult *in = &report->instr[i];
                 EventFields f = {};
 
@@ -113,7 +113,7 @@ static int watch_run(ProbeWatch *w, const char *trigger) {
         if (!status)
                 return -ENOMEM;
         /* The whole report goes to the listener, which may keep it. */
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
+        FOREACH_RNG_SOURCE(i)
                 vr.instr[i] = report->instr[i].verdict;
         vr.status = status;
         vr.probe = TAKE_PTR(report);

@@ -8,7 +8,7 @@ void probe_report_name_errata(ProbeReport *r, const CpuId *cpu) {
                 return;
         r->cpu = *cpu;
 
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 ProbeSourceResult *in = &r->instr[i];
                 ErratumObservation obs[2 * RNG_N_WIDTHS + 1];
                 size_t n = 0;

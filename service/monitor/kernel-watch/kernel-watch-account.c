@@ -19,7 +19,7 @@ bool kernel_watch_failure_routine(RngSourceId i) {
 void kernel_watch_batch_clear_but(KernelWatchBatch *b, const bool keep[_RNG_SOURCE_MAX]) {
         KernelWatchBatch kept = {};
 
-        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++)
+        FOREACH_RNG_SOURCE(i)
                 for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
                         if (keep[i] && (k == KERNEL_RNG_MSG_EXHAUSTED || k == KERNEL_RNG_MSG_FAILED) &&
                             b->buckets[k][i].messages > 0) {
@@ -33,7 +33,7 @@ void kernel_watch_batch_clear_but(KernelWatchBatch *b, const bool keep[_RNG_SOUR
 
 void kernel_watch_batch_clear(KernelWatchBatch *b) {
         for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
-                for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++)
+                FOREACH_RNG_SOURCE(i)
                         free(b->buckets[k][i].first_message);
         *b = (KernelWatchBatch) {};
 }
@@ -186,7 +186,7 @@ int kernel_watch_account(const KernelWatchState *state, const KernelCounters *co
         if (r < 0)
                 return r;
 
-        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++)
+        FOREACH_RNG_SOURCE(i)
                 s.n_events += account_instruction(state, counters, batch, i, params ?: &none, &s, s.events + s.n_events);
         if (s.n_events == 0) {
                 *ret = s;

@@ -52,7 +52,7 @@ static uint64_t *state_slot(KernelWatchState *s, StateSeen *seen, const char *ke
                 *ret_seen = &seen->serial;
                 return &s->serial;
         }
-        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 snprintf(name, sizeof(name), "reported_%s", rng_source_name(i));
                 if (strcmp(key, name) == 0) {
                         *ret_seen = &seen->reported[i];
@@ -123,7 +123,7 @@ static int state_parse_line(KernelWatchState *s, StateSeen *seen, char *line, co
 static bool state_complete(const StateSeen *seen) {
         if (!seen->boot || !seen->serial)
                 return false;
-        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 if (!seen->reported[i])
                         return false;
                 for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
@@ -139,7 +139,7 @@ static bool state_complete(const StateSeen *seen) {
 static const char *state_contradiction(const KernelWatchState *s) {
         bool any = s->cursor;
 
-        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 uint64_t exhausted = s->recorded[KERNEL_RNG_MSG_EXHAUSTED][i],
                          failed = s->recorded[KERNEL_RNG_MSG_FAILED][i];
 
@@ -230,7 +230,7 @@ int kernel_watch_state_parse(const char *text, size_t len, KernelWatchState *ret
 int kernel_watch_state_check_counters(const KernelWatchState *s, const KernelCounters *c, char *why, size_t len) {
         if (!c)
                 return 0;
-        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 /* the parser refuses a sum past 2^64; own_ is part of reported_ */
                 uint64_t failures = s->recorded[KERNEL_RNG_MSG_EXHAUSTED][i] + s->recorded[KERNEL_RNG_MSG_FAILED][i];
 
@@ -269,7 +269,7 @@ int kernel_watch_state_check(const KernelWatchState *s, const KernelWatchStateCh
         r = kernel_watch_state_check_counters(s, check->counters, why, len);
         if (r < 0)
                 return r;
-        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 /* reported_ and own_ are the counters' values: a kernel
                  * without counters gives none. */
                 if (check->no_counters && (s->reported[i] > 0 || s->own[i] > 0)) {
@@ -286,7 +286,7 @@ int kernel_watch_state_check(const KernelWatchState *s, const KernelWatchStateCh
         r = check->count_messages(s->cursor, messages, check->userdata);
         if (r < 0)
                 return r;
-        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++)
+        FOREACH_RNG_SOURCE(i)
                 for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
                         if (counts_messages(k, check->no_counters) && s->recorded[k][i] > messages[k][i]) {
                                 snprintf(why, len,
@@ -312,7 +312,7 @@ int kernel_watch_state_format(const KernelWatchState *s, char **ret) {
         if (s->cursor)
                 fprintf(f, "cursor=%s\n", s->cursor);
         fprintf(f, "serial=%" PRIu64 "\n", s->serial);
-        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 fprintf(f, "reported_%s=%" PRIu64 "\n", rng_source_name(i), s->reported[i]);
                 /* Optional on read: written only when there is something
                  * to say, so a state without an own probe keeps its size. */
