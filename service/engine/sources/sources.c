@@ -38,6 +38,7 @@ const RngSourceDesc rng_source_table[] = {
                         .credit = "random_init_early() and every reseed (extract_entropy()) use it where RDSEED "
                                   "fails; at boot what it gave is credited as entropy when random.trust_cpu is on "
                                   "(the default)",
+                        .credit_param = "random.trust_cpu",
                         .tries_stock = 10, .tries_series = 10,
                         .tries_stock_why = RDRAND_TRIES_WHY,
                         .tries_series_why = RDRAND_TRIES_WHY,
@@ -88,6 +89,7 @@ const RngSourceDesc rng_source_table[] = {
                 .kernel = {
                         .credit = "random_init_early() and every reseed (extract_entropy()) use it first; at boot "
                                   "what it gave is credited as entropy when random.trust_cpu is on (the default)",
+                        .credit_param = "random.trust_cpu",
                         .tries_stock = 1, .tries_series = 10,
                         .tries_stock_why = "a stock kernel tries RDSEED once (no " KERNEL_RNG_SYSFS_DIR ")",
                         .tries_series_why = "this kernel retries RDSEED 10 times (" KERNEL_RNG_SYSFS_DIR

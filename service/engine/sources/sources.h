@@ -116,8 +116,9 @@ struct RngSourceDesc {
         /* How the running kernel uses, credits, counts and logs it. */
         struct {
                 /* How it credits the source's values to the CRNG, a
-                 * sentence. */
-                const char *credit;
+                 * sentence, and the kernel parameter that decides whether
+                 * it does (NULL: none). */
+                const char *credit, *credit_param;
                 /* Tries per call of the kernel's loop: in a stock kernel,
                  * and in one with the rng-health series; why, in a sentence
                  * each (the kernel not read: a stock kernel assumed). */

@@ -38,6 +38,7 @@ static void test_descriptors(void) {
                       d->name);
                 CHECK(d->detect.cpuinfo_flag || d->kind != RNG_SOURCE_CPU_INSTRUCTION, "%s: no cpuinfo flag", d->name);
 
+                CHECK(d->kernel.credit, "%s: how the kernel credits it", d->name);
                 /* The kernel's loop, and the series' counters where it changes it. */
                 CHECK(d->kernel.tries_stock >= 1 && d->kernel.tries_series >= 1, "%s: tries", d->name);
                 CHECK(d->kernel.tries_stock_why && d->kernel.tries_series_why && d->kernel.tries_assumed_why,
