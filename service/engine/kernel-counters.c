@@ -36,7 +36,7 @@ int kernel_counter_parse(const char *text, size_t len, uint64_t *ret) {
 int kernel_counter_path(const char *root, RngInstruction i, const char *name, char *buf, size_t size) {
         if (!root || (root[0] == '/' && root[1] == '\0'))
                 root = "";
-        if ((size_t) snprintf(buf, size, "%s%s/%s/%s", root, KERNEL_COUNTERS_DIR,
+        if ((size_t) snprintf(buf, size, "%s%s/%s_%s", root, KERNEL_COUNTERS_DIR,
                               rng_instruction_to_string(i), name) >= size)
                 return -ENAMETOOLONG;
         return 0;

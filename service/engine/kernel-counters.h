@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* The kernel's RDRAND/RDSEED counters (kernel patch 0007), read-only sysfs:
- *   /sys/devices/system/cpu/rng/{rdrand,rdseed}/retried
- *       calls of the kernel's retry loop that needed more than one try
- *   /sys/devices/system/cpu/rng/{rdrand,rdseed}/exhausted
- *       calls whose retry loop ran out (the kernel got no value)
- * Kernels without the series have no such directory. */
+/* The kernel's RDRAND/RDSEED counters (kernel patch 0006), sysfs, mode 0400:
+ *   /sys/devices/system/cpu/rng/{rdrand,rdseed}_retried
+ *       the kernel's requests that the CPU refused at the first attempt
+ *   /sys/devices/system/cpu/rng/{rdrand,rdseed}_exhausted
+ *       requests the CPU still refused when the kernel stopped asking (the
+ *       kernel got no value)
+ * Kernels without the series have no such files. The service reads them as
+ * a member of group rng-health-counters, which units/rng-health.tmpfiles
+ * gives read access (0440); unprivileged, a read fails with -EACCES. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,8 +30,9 @@ typedef struct KernelCounters {
  * nothing else. -EINVAL on anything else (empty, sign, junk, overflow). */
 int kernel_counter_parse(const char *text, size_t len, uint64_t *ret);
 
-/* The path of one counter file below root (NULL or "/": the real one).
- * name is "retried" or "exhausted". -ENAMETOOLONG if it does not fit. */
+/* The path of one counter file below root (NULL or "/": the real one),
+ * <dir>/<instruction>_<name>; name is "retried" or "exhausted".
+ * -ENAMETOOLONG if it does not fit. */
 int kernel_counter_path(const char *root, RngInstruction i, const char *name, char *buf, size_t size);
 
 /* Read all four counters below root (NULL: "/"). -ENOENT if the kernel has

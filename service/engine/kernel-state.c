@@ -260,11 +260,11 @@ uint64_t kernel_retries_for(const KernelState *kernel, RngInstruction i, uint64_
                 n = KERNEL_RDRAND_TRIES;
         } else if (kernel && kernel->retry_series) {
                 src = KERNEL_RETRIES_SERIES;
-                why = "this kernel retries RDSEED 10 times (" KERNEL_RNG_SYSFS_DIR " of the retry series exists)";
+                why = "this kernel retries RDSEED 10 times (" KERNEL_RNG_SYSFS_PROBE " of the retry series exists)";
                 n = KERNEL_RDSEED_TRIES_SERIES;
         } else {
                 src = kernel ? KERNEL_RETRIES_STOCK : KERNEL_RETRIES_ASSUMED;
-                why = kernel ? "a stock kernel tries RDSEED once (no " KERNEL_RNG_SYSFS_DIR ")"
+                why = kernel ? "a stock kernel tries RDSEED once (no " KERNEL_RNG_SYSFS_PROBE ")"
                              : "kernel not read: a stock kernel, which tries RDSEED once, is assumed";
                 n = KERNEL_RDSEED_TRIES_STOCK;
         }
@@ -303,6 +303,6 @@ int kernel_state_read(const RngPresence presence[_RNG_INSTRUCTION_MAX], KernelLo
         if (need_log)
                 log = (scan ?: scan_kmsg)(reasons, userdata);
         kernel_state_build(ret, presence, cpuinfo_ok, flags, nordrand, log, reasons);
-        ret->retry_series = access(KERNEL_RNG_SYSFS_DIR "/rdseed", F_OK) == 0;
+        ret->retry_series = access(KERNEL_RNG_SYSFS_PROBE, F_OK) == 0;
         return cpuinfo_ok ? 0 : r;
 }

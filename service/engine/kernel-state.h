@@ -50,9 +50,12 @@ typedef enum KernelLogState {
 
 const char *kernel_log_state_to_string(KernelLogState s); /* "not-needed", "read", "unreadable" */
 
-/* The rng-health kernel series' sysfs directory (counters, patch 0007). A
+/* The rng-health kernel series' sysfs directory (counters, patch 0006). A
  * kernel that has it retries RDSEED like RDRAND. */
 #define KERNEL_RNG_SYSFS_DIR "/sys/devices/system/cpu/rng"
+/* A file in it that tells the series (v4 layout); it is root's, 0400, but
+ * its existence can be tested without privileges. */
+#define KERNEL_RNG_SYSFS_PROBE KERNEL_RNG_SYSFS_DIR "/rdseed_exhausted"
 
 /* Tries per call of the running kernel's loop (arch/x86/include/asm/archrandom.h):
  * RDRAND_RETRY_LOOPS = 10 for RDRAND in every kernel; RDSEED once in a
@@ -74,7 +77,7 @@ const char *kernel_retries_source_to_string(KernelRetriesSource s); /* "stock", 
 typedef struct KernelState {
         KernelInstructionState instr[_RNG_INSTRUCTION_MAX];
         KernelLogState log;
-        bool retry_series; /* KERNEL_RNG_SYSFS_DIR exists */
+        bool retry_series; /* KERNEL_RNG_SYSFS_PROBE exists */
 } KernelState;
 
 /* Tries per call of the kernel's loop for instruction i: the override if

@@ -231,12 +231,12 @@ static void format_probes(FILE *f, const Metrics *m, const ProbeReport *p) {
 
 static void format_kernel_counters(FILE *f, const KernelCounters *c) {
         header(f, "kernel_retried_total", "counter",
-               "Calls of the kernel's retry loop that needed more than one try, since boot (/sys/devices/system/cpu/rng/*/retried).");
+               "Calls of the kernel's retry loop that needed more than one try, since boot (/sys/devices/system/cpu/rng/*_retried).");
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
                 fprintf(f, "rng_health_kernel_retried_total{instruction=\"%s\"} %" PRIu64 "\n",
                         rng_instruction_to_string(i), c->retried[i]);
         header(f, "kernel_exhausted_total", "counter",
-               "Calls of the kernel's retry loop that ran out of tries (the kernel got no value), since boot (/sys/devices/system/cpu/rng/*/exhausted).");
+               "Calls of the kernel's retry loop that ran out of tries (the kernel got no value), since boot (/sys/devices/system/cpu/rng/*_exhausted).");
         for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
                 fprintf(f, "rng_health_kernel_exhausted_total{instruction=\"%s\"} %" PRIu64 "\n",
                         rng_instruction_to_string(i), c->exhausted[i]);
