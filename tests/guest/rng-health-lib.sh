@@ -43,11 +43,17 @@ rh_reset() {
 	rh_wait_state active
 }
 
+# The independent reference (tests/host/rng-reference.c: its own CPUID
+# read, its own guarded try and draw loops, no code of the daemon's).
+RNG_REFERENCE=/usr/lib/rng-health/tests/rng-reference
+
+# The reference's `cpuid` key $1 (rdrand, rdseed, rdrand_executes, ...).
+rh_reference_cpuid() { "$RNG_REFERENCE" cpuid | sed -n "s/^$1=//p"; }
+
 # Which instructions execute (CPUID advertises them, or they are hidden),
-# from an independent probe: "RDRAND RDSEED".
-rh_probed_instructions() {
-	rng-health probe --json --count 1 --threads 1 --width 64 |
-		jq -r '[.instructions[] | select(.executed) | .name | ascii_upcase] | join(" ")'
+# by the reference: "RDRAND RDSEED".
+rh_executing_instructions() {
+	"$RNG_REFERENCE" cpuid | sed -n 's/^\(rdrand\|rdseed\)_executes=1$/\1/p' | tr a-z A-Z | paste -sd' '
 }
 
 # Check that a JSON entry has every named field.
