@@ -35,12 +35,20 @@ rh_wait_state() {
 		fail "rng-health.service is '$(systemctl show -P ActiveState rng-health.service)', expected '$1'"
 }
 
-# Remove test configuration and start the service afresh.
-rh_reset() {
-	rm -rf /etc/rng-health/rng-health.conf.d/* /run/rng-health
+# Restart the service and wait for it to be active. A test that restarts
+# it more often than the unit's start limit allows (StartLimitBurst= in
+# StartLimitIntervalSec=, systemd's defaults 5 in 10 s) is not testing
+# that limit: the failed-start counter is reset first.
+rh_restart() {
 	systemctl reset-failed rng-health.service 2>/dev/null
 	systemctl restart rng-health.service || fail "systemctl restart rng-health failed"
 	rh_wait_state active
+}
+
+# Remove test configuration and start the service afresh.
+rh_reset() {
+	rm -rf /etc/rng-health/rng-health.conf.d/* /run/rng-health
+	rh_restart
 }
 
 # The independent reference (tests/host/rng-reference.c: its own CPUID
