@@ -15,6 +15,9 @@
 #             systemd's part, the fork and systemd-executor's sandbox set-up
 #   daemon    ActiveEnterTimestampMonotonic - ExecMainHandoffTimestampMonotonic:
 #             the daemon's own part, from its exec to READY=1
+#             (both "-", and said to be not measured, where the guest's
+#             systemd has no ExecMainHandoffTimestamp, before 257; the
+#             statistics of a column count only its measured boots)
 #   probe     the boot probe's own wall time, RNG_PROBE_USEC of its event
 #   exposure  `systemd-analyze security` of the running unit
 # then the median, minimum and maximum of each column.
@@ -69,7 +72,7 @@ blame_ms() {
 # summary.
 summary=()
 run_variant() {
-	local name=$1 dropin=$2 i out line blame b row rows=() exposure="" want=0 stats
+	local name=$1 dropin=$2 i out line blame b row rows=() unsplit=() exposure="" want=0 stats
 	local -a extra=()
 	if [ -n "$dropin" ]; then
 		extra=(--unit-dropin "rng-health.service:$dropin")
@@ -94,29 +97,37 @@ run_variant() {
 		exposure=${f[exposure]}
 		blame=$(sed -n 's/.*blame=\(.*\) start_ready_us=.*/\1/p' <<<"$line")
 		b=$(blame_ms "$blame")
+		# sandbox and daemon: "-" where the guest could not split
+		# (exec_ready_us=not-measured), never a figure made up.
 		row="$b $(awk -v a="${f[start_ready_us]}" -v b="${f[exec_ready_us]}" -v c="${f[probe_us]}" \
-			'BEGIN { printf "%.1f %.1f %.1f %.1f", a / 1000, (a - b) / 1000, b / 1000, c / 1000 }')"
+			'BEGIN { if (b ~ /^[0-9]+$/) printf "%.1f %.1f %.1f %.1f", a / 1000, (a - b) / 1000, b / 1000, c / 1000
+				 else printf "%.1f - - %.1f", a / 1000, c / 1000 }')"
 		rows+=("$row")
+		[[ $row != *" - "* ]] || unsplit+=("$i")
 		# shellcheck disable=SC2086
 		printf '%-5s %9s %9s %10s %9s %9s %9s\n' "$i" $row "$exposure"
 	done
-	stats=$(printf '%s\n' "${rows[@]}" | awk -v n="$boots" '
-		{ for (c = 1; c <= 5; c++) v[c, NR] = $c }
+	stats=$(printf '%s\n' "${rows[@]}" | awk '
+		{ for (c = 1; c <= 5; c++) if ($c != "-") v[c, ++n[c]] = $c }
+		function fmt(c, x) { return n[c] ? sprintf("%.1f", x) : "-" }
 		END {
 			for (c = 1; c <= 5; c++) {
-				# insertion sort of column c
-				for (i = 1; i <= n; i++) s[i] = v[c, i]
-				for (i = 2; i <= n; i++) { x = s[i]; j = i - 1
+				# insertion sort of column c over its measured boots
+				k = n[c]
+				for (i = 1; i <= k; i++) s[i] = v[c, i]
+				for (i = 2; i <= k; i++) { x = s[i]; j = i - 1
 					while (j >= 1 && s[j] + 0 > x + 0) { s[j + 1] = s[j]; j-- }
 					s[j + 1] = x }
-				med[c] = (n % 2) ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2
-				min[c] = s[1]; max[c] = s[n]
+				med[c] = fmt(c, (k % 2) ? s[(k + 1) / 2] : (s[k / 2] + s[k / 2 + 1]) / 2)
+				min[c] = fmt(c, s[1]); max[c] = fmt(c, s[k])
 			}
-			printf "%-5s %9.1f %9.1f %10.1f %9.1f %9.1f\n", "med", med[1], med[2], med[3], med[4], med[5]
-			printf "%-5s %9.1f %9.1f %10.1f %9.1f %9.1f\n", "min", min[1], min[2], min[3], min[4], min[5]
-			printf "%-5s %9.1f %9.1f %10.1f %9.1f %9.1f\n", "max", max[1], max[2], max[3], max[4], max[5]
+			printf "%-5s %9s %9s %10s %9s %9s\n", "med", med[1], med[2], med[3], med[4], med[5]
+			printf "%-5s %9s %9s %10s %9s %9s\n", "min", min[1], min[2], min[3], min[4], min[5]
+			printf "%-5s %9s %9s %10s %9s %9s\n", "max", max[1], max[2], max[3], max[4], max[5]
 		}')
 	printf '%s\n' "$stats"
+	[ ${#unsplit[@]} = 0 ] || echo "sandbox/ms, daemon/ms (\"-\"): not measured in boot(s) ${unsplit[*]}: the guest's" \
+		"systemd has no ExecMainHandoffTimestamp (systemd < 257); med/min/max over the measured boots only"
 	summary+=("$name $(awk '$1 == "med" { print $2, $3, $4, $5, $6 }' <<<"$stats") $exposure")
 }
 

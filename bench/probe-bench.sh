@@ -15,6 +15,10 @@
 #
 #   bench/probe-bench.sh [BUILD_DIR]     (default: build, set up if missing)
 #
+# Both sides of each ratio are timed by the same outside clock (the
+# benchmark's CLOCK_MONOTONIC); the programs' own figures are printed beside,
+# not judged, and a figure it could not measure reads "not measured".
+#
 # Runs the meson target bench/probe-bench of BUILD_DIR (bench/meson.build:
 # built on demand, with the project's flags and optimisation).
 set -euo pipefail

@@ -40,7 +40,7 @@ int kernel_counter_path(const char *root, RngSourceId i, const char *name, char 
                 return -ENOENT;
         if (!root || (root[0] == '/' && root[1] == '\0'))
                 root = "";
-        if ((size_t) snprintf(buf, size, "%s%s/%s/%s", root, KERNEL_COUNTERS_DIR,
+        if ((size_t) snprintf(buf, size, "%s%s/%s_%s", root, KERNEL_COUNTERS_DIR,
                               d->kernel.counters, name) >= size)
                 return -ENAMETOOLONG;
         return 0;

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* The kernel's counters of the sources it retries (kernel patch 0007),
- * read-only sysfs, one directory per source that has them (its
- * descriptor's kernel.counters, sources.h):
- *   /sys/devices/system/cpu/rng/SOURCE/retried
- *       calls of the kernel's retry loop that needed more than one try
- *   /sys/devices/system/cpu/rng/SOURCE/exhausted
- *       calls whose retry loop ran out (the kernel got no value)
- * Kernels without the series have no such directory. A source without
- * counters counts 0. */
+/* The kernel's counters of the sources it retries (kernel patch 0006),
+ * sysfs, mode 0400, two files per source that has them (its descriptor's
+ * kernel.counters prefix, sources.h):
+ *   /sys/devices/system/cpu/rng/PREFIX_retried
+ *       the kernel's requests that the CPU refused at the first attempt
+ *   /sys/devices/system/cpu/rng/PREFIX_exhausted
+ *       requests the CPU still refused when the kernel stopped asking (the
+ *       kernel got no value)
+ * Kernels without the series have no such files; a source without counters
+ * counts 0. The service reads them as a member of group
+ * rng-health-counters, which units/rng-health.tmpfiles gives read access
+ * (0440); unprivileged, a read fails with -EACCES. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -30,9 +33,9 @@ typedef struct KernelCounters {
  * nothing else. -EINVAL on anything else (empty, sign, junk, overflow). */
 int kernel_counter_parse(const char *text, size_t len, uint64_t *ret);
 
-/* The path of one counter file below root (NULL or "/": the real one).
- * name is "retried" or "exhausted". -ENAMETOOLONG if it does not fit,
- * -ENOENT if source i has no counters. */
+/* The path of one counter file below root (NULL or "/": the real one),
+ * <dir>/<prefix>_<name>; name is "retried" or "exhausted".
+ * -ENAMETOOLONG if it does not fit, -ENOENT if source i has no counters. */
 int kernel_counter_path(const char *root, RngSourceId i, const char *name, char *buf, size_t size);
 
 /* Read the counters of every source that has them below root (NULL: "/").

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "kernel-counters.h"
 #include "kernel-state.h"
 #include "macro.h"
 #include "parse-util.h"
@@ -271,14 +272,13 @@ bool kernel_retry_series_present(const char *root) {
 
         FOREACH_RNG_SOURCE(i) {
                 const RngSourceDesc *d = rng_source_desc(i);
-                _cleanup_free_ char *dir = NULL;
+                char path[PATH_MAX];
 
                 if (d->kernel.tries_series == d->kernel.tries_stock)
                         continue;
-                if (!d->kernel.counters)
-                        return false;
-                dir = path_join(root, KERNEL_RNG_SYSFS_DIR, d->kernel.counters);
-                if (!dir || access(dir, F_OK) < 0)
+                /* root's, 0400: its existence needs no privilege */
+                if (kernel_counter_path(root, i, "exhausted", path, sizeof(path)) < 0 ||
+                    access(path, F_OK) < 0)
                         return false;
                 any = true;
         }

@@ -51,9 +51,9 @@ typedef enum KernelLogState {
 
 const char *kernel_log_state_to_string(KernelLogState s); /* "not-needed", "read", "unreadable" */
 
-/* The rng-health kernel series' sysfs directory (counters, patch 0007):
- * one directory per source it counts. A kernel that has them runs the
- * series' loops (each source's tries_series). */
+/* The rng-health kernel series' sysfs directory (counters, patch 0006):
+ * two files per source it counts (kernel-counters.h). A kernel that has
+ * them runs the series' loops (each source's tries_series). */
 #define KERNEL_RNG_SYSFS_DIR "/sys/devices/system/cpu/rng"
 
 typedef enum KernelRetriesSource {
@@ -69,7 +69,7 @@ const char *kernel_retries_source_to_string(KernelRetriesSource s); /* "stock", 
 typedef struct KernelState {
         KernelSourceState instr[_RNG_SOURCE_MAX];
         KernelLogState log;
-        bool retry_series; /* the series' directories are there (kernel_retry_series_present()) */
+        bool retry_series; /* the series' counter files are there (kernel_retry_series_present()) */
 } KernelState;
 
 /* Tries per call of the kernel's loop for source i: the override if

@@ -233,13 +233,13 @@ static void format_probes(FILE *f, const Metrics *m, const ProbeReport *p) {
 
 static void format_kernel_counters(FILE *f, const KernelCounters *c) {
         header(f, "kernel_retried_total", "counter",
-               "Calls of the kernel's retry loop that needed more than one try, since boot (/sys/devices/system/cpu/rng/*/retried).");
+               "Calls of the kernel's retry loop that needed more than one try, since boot (/sys/devices/system/cpu/rng/*_retried).");
         FOREACH_RNG_SOURCE(i)
                 if (rng_source_desc(i)->kernel.counters)
                         fprintf(f, "rng_health_kernel_retried_total{instruction=\"%s\"} %" PRIu64 "\n",
                                 rng_source_name(i), c->retried[i]);
         header(f, "kernel_exhausted_total", "counter",
-               "Calls of the kernel's retry loop that ran out of tries (the kernel got no value), since boot (/sys/devices/system/cpu/rng/*/exhausted).");
+               "Calls of the kernel's retry loop that ran out of tries (the kernel got no value), since boot (/sys/devices/system/cpu/rng/*_exhausted).");
         FOREACH_RNG_SOURCE(i)
                 if (rng_source_desc(i)->kernel.counters)
                         fprintf(f, "rng_health_kernel_exhausted_total{instruction=\"%s\"} %" PRIu64 "\n",

@@ -36,6 +36,30 @@ wait_for() {
 	return 1
 }
 
+# Whether rng-health's daemon (pid $1) has no CLOCK_MONOTONIC timer due
+# within $2 seconds. Its sd-event loop arms one timerfd for all of them, and
+# /proc/PID/fdinfo says when that expires (it_value, relative; (0, 0):
+# disarmed). The kernel watch's window (1 s) and its settle re-check (6 s
+# after the last kernel activity) are such timers: once none is due within
+# 7 s, the re-check has run. (sd-event's watchdog timerfd is re-armed 90 s
+# or more ahead each time it fires.)
+daemon_timers_quiet() {
+	local pid=$1 max=$2 f
+	for f in /proc/"$pid"/fdinfo/*; do
+		awk -v max="$max" '
+			/^clockid:/ { c = $2 }
+			/^it_value:/ { gsub(/[(),]/, " "); s = $2; ns = $3 }
+			END { exit !(c == 1 && (s > 0 || ns > 0) && s + ns / 1e9 <= max) }' "$f" 2>/dev/null && return 1
+	done
+	return 0
+}
+
+# Wait, up to 20 s, until the kernel watch of rng-health's daemon (pid $1)
+# has made its settle re-check after the kernel failures it recorded.
+wait_watch_settled() {
+	wait_for "daemon_timers_quiet $1 7" 20 || fail "rng-health's settle re-check did not run within 20 s"
+}
+
 # Wait until rng-health.service has sent READY=1.
 wait_rng_health_active() {
 	wait_for '[ "$(systemctl is-active rng-health.service)" = active ]' 60 || {

@@ -35,19 +35,33 @@ rh_wait_state() {
 		fail "rng-health.service is '$(systemctl show -P ActiveState rng-health.service)', expected '$1'"
 }
 
-# Remove test configuration and start the service afresh.
-rh_reset() {
-	rm -rf /etc/rng-health/rng-health.conf.d/* /run/rng-health
+# Restart the service and wait for it to be active. A test that restarts
+# it more often than the unit's start limit allows (StartLimitBurst= in
+# StartLimitIntervalSec=, systemd's defaults 5 in 10 s) is not testing
+# that limit: the failed-start counter is reset first.
+rh_restart() {
 	systemctl reset-failed rng-health.service 2>/dev/null
 	systemctl restart rng-health.service || fail "systemctl restart rng-health failed"
 	rh_wait_state active
 }
 
+# Remove test configuration and start the service afresh.
+rh_reset() {
+	rm -rf /etc/rng-health/rng-health.conf.d/* /run/rng-health
+	rh_restart
+}
+
+# The independent reference (tests/host/rng-reference.c: its own CPUID
+# read, its own guarded try and draw loops, no code of the daemon's).
+RNG_REFERENCE=/usr/lib/rng-health/tests/rng-reference
+
+# The reference's `cpuid` key $1 (rdrand, rdseed, rdrand_executes, ...).
+rh_reference_cpuid() { "$RNG_REFERENCE" cpuid | sed -n "s/^$1=//p"; }
+
 # Which instructions execute (CPUID advertises them, or they are hidden),
-# from an independent probe: "RDRAND RDSEED".
-rh_probed_instructions() {
-	rng-health probe --json --count 1 --threads 1 --width 64 |
-		jq -r '[.instructions[] | select(.executed) | .name | ascii_upcase] | join(" ")'
+# by the reference: "RDRAND RDSEED".
+rh_executing_instructions() {
+	"$RNG_REFERENCE" cpuid | sed -n 's/^\(rdrand\|rdseed\)_executes=1$/\1/p' | tr a-z A-Z | paste -sd' '
 }
 
 # Check that a JSON entry has every named field.

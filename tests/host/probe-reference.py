@@ -13,10 +13,12 @@ alike) and their pooled counts are compared:
   * tries and values delivered: the probe made exactly --count tries per
     thread and delivered == attempts - failures; its failure (and so its
     delivered) fraction agrees with the reference's: a two-proportion test,
-    |diff| <= 5 sigma + 0.002 + 5 % of the larger fraction + 1.5 x the
-    spread between the repetitions of each program (RDSEED's failure rate
-    moves with load; only a clear disagreement fails: a probe reporting
-    1.6 % failed tries where the reference has none does);
+    |diff| <= 5 sigma (binomial, from the counts) + 0.002 + a fixed share
+    of the larger fraction for what moves between the alternating runs: 5 %
+    single, 50 % in contention (see TOLERANCES). Only a clear disagreement
+    fails: a probe reporting 1.6 % failed tries where the reference has
+    none does. The tolerances are fixed in advance: neither program's own
+    scatter widens them (an erratic probe would widen its own allowance);
   * zeros, all-ones values and consecutive repeats: each program's count is
     within the two-sided binomial tails (alpha = 1e-9) of the uniform
     expectation 2^-w per value, and the two counts agree with each other
@@ -42,12 +44,15 @@ The sweep (`probe --sweep`, 64-bit forms) against the reference's own
 contention runs (`rng-reference contend`: pinned threads started on a
 flag, chunks with timestamps) at every thread count of the sweep, R P R P:
 
-  * failure fraction over the common window (two-proportion test plus the
-    spread between repetitions and 5 % of the larger fraction);
+  * failure fraction over the common window (the same test as above, with
+    SWEEP_REPS repetitions of each program);
   * the running kernel's loop failure rate (calls of N tries that run
-    out, from the failure streaks): within 0.05 + 25 % + the spread;
-  * aggregate values/s in the window: within a factor 1.5 (and the
-    repetitions' spread) of the reference's;
+    out, from the failure streaks): within 0.05 + 25 % of the larger rate
+    (50 % in contention);
+  * aggregate values/s in the window: within a factor 2 of the range of the
+    reference's repetitions (CAPACITY_FACTOR);
+  * a measurement that is missing (no tries in the window, no values/s) is
+    a failure, never a skipped check;
   * overlap: where the reference's threads overlapped >= 90 % every time,
     the probe's did too in at least one of its repetitions (a loaded
     machine may preempt either).
@@ -55,8 +60,33 @@ flag, chunks with timestamps) at every thread count of the sweep, R P R P:
 Nothing here depends on this machine's figures. Counts are chosen from a
 measured rate so that the whole test takes ~30 s; at 16 bits >= 2^20 values
 per program give the zero count its power (16 expected at 2^-16, 0 at 2^-32).
+
+TOLERANCES, fixed in advance:
+  * Single runs: a failed try is a Bernoulli trial; two programs alternating
+    on one CPU see the same rate up to the load's slow drift: binomial
+    (Z_ALPHA sigma, two-sided ~1e-9) + 0.002 + 5 % of the larger fraction.
+  * Contention runs (threads > 1): the failure fraction depends on where the
+    host puts the threads relative to each other, not only on the counts:
+    on a 2-vCPU Zen4 guest, rng-reference's own consecutive runs of
+    RDSEED-64 at 2 threads read from 0.10 to 0.29 (levels lasting a few
+    runs each; 0.137 right after 0.265), far beyond their binomial spread.
+    Contention runs are therefore shorter and more (CONTENTION_REPS, the
+    same tries in all; SWEEP_REPS sweep points): pooled over them, the two
+    programs' fractions differ by less than half of the larger one; 50 %
+    of the larger fraction is allowed. That still fails a probe that does not contend (~0 where
+    the reference fails 10-30 %), or counts one thread's failures as all
+    (half).
+  * Capacity (values/s in the window): both programs time their window
+    with their own clock, 200 ms each, alternating, on a machine that may
+    run other work: a factor 2 beyond the reference's range (a window
+    preempted for half its time reads half the rate).
+
+  probe-reference.py RNG-HEALTH RNG-REFERENCE [--instruction rdrand|rdseed]
+                     [--width 16|32|64] [--no-sweep | --sweep-only]
+  (the options narrow the run, for the negative controls).
 """
 
+import argparse
 import json
 import math
 import os
@@ -67,8 +97,14 @@ import time
 ALPHA = 1e-9
 Z_FRACTION = 5.0
 SLACK = 0.002  # absolute
-SLACK_REL = 0.05  # of the larger failure fraction
-REPS = 2
+SLACK_REL = 0.05  # of the larger failure fraction, single runs
+SLACK_REL_CONTENTION = 0.5  # of the larger failure fraction, threads > 1 (TOLERANCES)
+LOOP_SLACK = 0.05  # absolute, the kernel loop's failure rate
+LOOP_SLACK_REL = 0.25  # of the larger loop failure rate
+CAPACITY_FACTOR = 2.0
+REPS = 2  # single runs of each program, alternating
+CONTENTION_REPS = 6  # contention runs: shorter and more, their level moves (TOLERANCES)
+SWEEP_REPS = 5
 TIME_PER_INSTRUCTION = 12.0  # seconds of tries per instruction, both programs, all runs
 MIN_VALUES, MAX_VALUES = 1 << 16, 1 << 22
 
@@ -209,9 +245,6 @@ class Tally:
         """Pairs of consecutive values a repeat can be counted on."""
         return max(self.delivered - self.streams, 0)
 
-    def spread(self):
-        return max(self.fractions) - min(self.fractions) if self.fractions else 0.0
-
 
 def run_reference(ref, insn, width, tries, threads):
     p = subprocess.run([ref, "run", insn, str(width), str(tries), str(threads)],
@@ -240,18 +273,20 @@ def form_count(refs, name):
     return sum(r.repeats for r in refs), sum(r.pairs() for r in refs)
 
 
-def compare(insn, width, mode, threads, count, probe, ref, form_refs):
+def compare(insn, width, mode, threads, count, reps, probe, ref, form_refs):
     what = f"{insn} {width}-bit {mode} ({threads} thread{'s' if threads > 1 else ''})"
     pv = 2.0 ** -width
 
     # Tries and values delivered.
-    check(probe.tries == count * threads * REPS, f"{what}: probe made {probe.tries} tries, asked for {count * threads * REPS}")
-    check(ref.tries == count * threads * REPS, f"{what}: reference made {ref.tries} tries")
+    check(probe.tries == count * threads * reps, f"{what}: probe made {probe.tries} tries, asked for {count * threads * reps}")
+    check(ref.tries == count * threads * reps, f"{what}: reference made {ref.tries} tries")
     check(probe.delivered == probe.tries - probe.failures, f"{what}: probe delivered != tries - failures")
+    if not check(probe.tries > 0 and ref.tries > 0, f"{what}: no tries measured (probe {probe.tries}, reference {ref.tries})"):
+        return
     fp, fr = probe.failures / probe.tries, ref.failures / ref.tries
     pooled = (probe.failures + ref.failures) / (probe.tries + ref.tries)
     sigma = math.sqrt(pooled * (1 - pooled) * (1 / probe.tries + 1 / ref.tries))
-    tol = Z_FRACTION * sigma + SLACK + SLACK_REL * max(fp, fr) + 1.5 * max(probe.spread(), ref.spread())
+    tol = Z_FRACTION * sigma + SLACK + slack_rel(threads) * max(fp, fr)
     check(abs(fp - fr) <= tol,
           f"{what}: failure fraction probe {fp:.6f} vs reference {fr:.6f}: |diff| {abs(fp - fr):.6f} > {tol:.6f}")
     dp, dr = probe.delivered / probe.tries, ref.delivered / ref.tries
@@ -337,6 +372,12 @@ def compare(insn, width, mode, threads, count, probe, ref, form_refs):
 SWEEP_MSEC = 200
 
 
+def slack_rel(threads):
+    """The fixed share of the larger fraction allowed for the load's drift
+    between the alternating runs (TOLERANCES)."""
+    return SLACK_REL_CONTENTION if threads > 1 else SLACK_REL
+
+
 def run_contend(ref, insn, width, threads, msec, retries):
     p = subprocess.run([ref, "contend", insn, str(width), str(threads), str(msec), str(retries)],
                        capture_output=True, text=True, timeout=120)
@@ -368,7 +409,7 @@ def compare_sweep(binary, ref, insn, threads):
     refs = {t: [] for t in points}
     probes = {t: [] for t in points}
     retries = None
-    for _ in range(REPS):
+    for _ in range(SWEEP_REPS):
         for t in points:
             refs[t].append(None)  # placeholder, filled below once the loop size is known
         doc = run_sweep(binary, insn, 64, threads, SWEEP_MSEC)
@@ -388,33 +429,36 @@ def compare_sweep(binary, ref, insn, threads):
     for t in points:
         what = f"sweep {insn} 64-bit, {t} thread{'s' if t > 1 else ''}"
         rs, ps = refs[t], probes[t]
-        if not check(len(ps) == REPS, f"{what}: {len(ps)} probe points"):
+        if not check(len(ps) == SWEEP_REPS, f"{what}: {len(ps)} probe points"):
             continue
         rk = sum(r["window_failures"] for r in rs)
         rn = sum(r["window_tries"] for r in rs)
         pk = sum(p["window"]["failures"] for p in ps)
         pn = sum(p["window"]["attempts"] for p in ps)
-        rfr = [r["window_failures"] / r["window_tries"] for r in rs if r["window_tries"]]
-        pfr = [p["failure_rate"] for p in ps]
-        spread = (max(rfr) - min(rfr) if rfr else 0) + (max(pfr) - min(pfr))
         fr, fp = (rk / rn if rn else 0), (pk / pn if pn else 0)
-        if rn and pn:
-            check(two_proportions_ok(pk, pn, rk, rn, SLACK + SLACK_REL * max(fp, fr) + 1.5 * spread),
-                  f"{what}: window failure fraction probe {fp:.4f} vs reference {fr:.4f}")
+        # A missing measurement fails: every repetition of each program has
+        # tries in its window.
+        empty_r = [i for i, r in enumerate(rs) if r["window_tries"] == 0]
+        empty_p = [i for i, p in enumerate(ps) if p["window"]["attempts"] == 0]
+        if check(not empty_r and not empty_p, f"{what}: no tries in the window (repetitions: probe {empty_p}, "
+                 f"reference {empty_r})"):
+            check(two_proportions_ok(pk, pn, rk, rn, SLACK + slack_rel(t) * max(fp, fr)),
+                  f"{what}: window failure fraction probe {fp:.4f} vs reference {fr:.4f}, tolerance "
+                  f"{SLACK + slack_rel(t) * max(fp, fr):.4f} + binomial")
         # The running kernel's loop: failed calls / (failed calls + values).
         rl = sum(r["loop_failures"] for r in rs) / max(sum(r["loop_failures"] + r["delivered"] for r in rs), 1)
         pl = sum(p["kernel_loop_failure_rate"] for p in ps) / len(ps)
-        check(abs(pl - rl) <= 0.05 + 0.25 * max(pl, rl) + spread,
-              f"{what}: {retries}-try loop failure rate probe {pl:.4f} vs reference {rl:.4f}")
-        # Aggregate capacity.
-        rv = [r["values_per_sec"] for r in rs if r["values_per_sec"] > 0]
-        pv = [p["values_per_sec"] for p in ps if p["values_per_sec"] > 0]
-        if rv and pv:
-            ratio = (sum(pv) / len(pv)) / (sum(rv) / len(rv))
-            vspread = max(max(rv) / min(rv), max(pv) / min(pv))
-            check(1 / (1.5 * vspread) <= ratio <= 1.5 * vspread,
-                  f"{what}: aggregate {sum(pv) / len(pv):.4g} values/s vs reference {sum(rv) / len(rv):.4g} "
-                  f"(ratio {ratio:.3f}, spread {vspread:.3f})")
+        tol = LOOP_SLACK + max(LOOP_SLACK_REL, slack_rel(t)) * max(pl, rl)
+        check(abs(pl - rl) <= tol,
+              f"{what}: {retries}-try loop failure rate probe {pl:.4f} vs reference {rl:.4f}, tolerance {tol:.4f}")
+        # Aggregate capacity: every repetition measured one.
+        rv = [r["values_per_sec"] for r in rs]
+        pv = [p["values_per_sec"] for p in ps]
+        if check(min(rv) > 0 and min(pv) > 0, f"{what}: values/s not measured (probe {pv}, reference {rv})"):
+            mean = sum(pv) / len(pv)
+            check(min(rv) / CAPACITY_FACTOR <= mean <= max(rv) * CAPACITY_FACTOR,
+                  f"{what}: aggregate {mean:.4g} values/s vs reference {min(rv):.4g}-{max(rv):.4g} "
+                  f"(allowed a factor {CAPACITY_FACTOR:g} beyond its range)")
         ro = [r["overlap"] for r in rs]
         po = [p["overlap"] for p in ps]
         if min(ro) >= 0.9:
@@ -427,7 +471,16 @@ def compare_sweep(binary, ref, insn, threads):
 
 
 def main():
-    binary, ref = sys.argv[1], sys.argv[2]
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("reference")
+    ap.add_argument("--instruction", choices=("rdrand", "rdseed"))
+    ap.add_argument("--width", type=int, choices=(16, 32, 64))
+    ap.add_argument("--no-sweep", action="store_true")
+    ap.add_argument("--sweep-only", action="store_true")
+    args = ap.parse_args()
+    binary, ref = args.binary, args.reference
+    widths = (args.width,) if args.width else (16, 32, 64)
     t_start = time.monotonic()
 
     p = subprocess.run([ref, "cpuid"], capture_output=True, text=True, check=True)
@@ -439,7 +492,7 @@ def main():
     print(f"usable CPUs {cpus}; contention runs: {'yes, %d threads' % threads if contention else 'no'}")
 
     tested = 0
-    for insn in ("rdrand", "rdseed"):
+    for insn in (args.instruction,) if args.instruction else ("rdrand", "rdseed"):
         # What the probe calls it: the reference's CPUID and guarded try decide.
         doc = run_probe(binary, insn, 64, 1, 1)
         ins = doc["instructions"][0]
@@ -457,9 +510,12 @@ def main():
             print(f"{insn}: hidden (not in CPUID, executes): the probe says hidden, "
                   f"reason {ins['kernel']['reason']!r} ({ins['kernel']['reason_source']})")
         tested += 1
+        if args.sweep_only:
+            compare_sweep(binary, ref, insn, threads if contention else 1)
+            continue
         # Rate per width from a short reference run, then counts for the time budget.
         plan = {}
-        for width in (16, 32, 64):
+        for width in widths:
             m = run_reference(ref, insn, width, 1 << 14, 1)
             rate = m["tries"] / max(m["wall_usec"] / 1e6, 1e-6)
             per_run = TIME_PER_INSTRUCTION / (3 * 2 * (2 if contention else 1))
@@ -468,15 +524,18 @@ def main():
             if width <= 32 and values < (1 << 20):
                 print(f"NOTE: {insn} {width}-bit: only {values} values per program at {rate:.3g} tries/s (power reduced)")
 
-        for width in (16, 32, 64):
+        for width in widths:
             count = plan[width]
-            ccount = max(count // threads, 1)  # per thread in contention: the same number of values
+            # Per thread in contention: the same number of values in all,
+            # over more, shorter runs.
+            ccount = max(count * REPS // (threads * CONTENTION_REPS), 1)
+            reps = {"single": REPS, "contention": CONTENTION_REPS}
             tallies = {m: (Tally(), Tally()) for m in ("single", "contention")}
-            for _ in range(REPS):
+            for rep in range(max(reps.values())):
                 # Reference, probe, alternating.
-                for mode, n, t in (("single", count, 1), ("contention", ccount, threads)):
-                    if mode == "contention" and not contention:
-                        continue
+                plan_rep = [(m, n, t) for m, n, t in (("single", count, 1), ("contention", ccount, threads))
+                            if rep < reps[m] and (m == "single" or contention)]
+                for mode, n, t in plan_rep:
                     r = run_reference(ref, insn, width, n, t)
                     tallies[mode][1].add(r["tries"], r["failures"], r["delivered"], r["zeros"], r["all_ones"],
                                          r["repeats"], t, r["longest_failure_streak"], r["bit_ones"])
@@ -484,9 +543,7 @@ def main():
                         check(r["cpus"] == cpus[:threads], f"reference CPUs {r['cpus']}")
                 # The probe makes its single run with --count, and its contention run
                 # with the same --count per thread: two calls keep the values equal.
-                for mode, n, t in (("single", count, 1), ("contention", ccount, threads)):
-                    if mode == "contention" and not contention:
-                        continue
+                for mode, n, t in plan_rep:
                     doc = run_probe(binary, insn, width, n, t)
                     ins = doc["instructions"][0]
                     check(ins["name"] == insn and ins["executed"], f"probe did not execute {insn}")
@@ -510,9 +567,10 @@ def main():
                 if not pt.fractions:
                     continue
                 compare(insn, width, mode, threads if mode == "contention" else 1,
-                        ccount if mode == "contention" else count, pt, rt,
+                        ccount if mode == "contention" else count, reps[mode], pt, rt,
                         [tallies[m][1] for m in tallies if tallies[m][1].fractions])
-        compare_sweep(binary, ref, insn, threads if contention else 1)
+        if not args.no_sweep:
+            compare_sweep(binary, ref, insn, threads if contention else 1)
 
     print(f"{time.monotonic() - t_start:.1f} s")
     if tested == 0:

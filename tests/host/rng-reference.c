@@ -12,14 +12,16 @@
  *       under its own SIGILL handler: an instruction CPUID does not
  *       advertise may still execute, e.g. the RDSEED Linux hides on Zen5)
  *       and the CPU's vendor/family/model/stepping, key=value lines.
- *   rng-reference run INSTRUCTION WIDTH TRIES THREADS
+ *   rng-reference run INSTRUCTION WIDTH TRIES THREADS [RETRIES]
  *       TRIES tries per thread; THREADS = 1: on the calling thread, N: N
  *       threads pinned one per usable CPU (sched_getaffinity order),
  *       released together by a barrier. Prints one JSON object of counts:
  *       tries, failures, delivered, zeros, all_ones, repeats (consecutive
  *       equal values per thread stream, summed), longest_failure_streak
- *       (the largest of any thread), bit_ones (ones per bit position,
- *       summed). Never prints a value.
+ *       (the largest of any thread), loop_failures (calls of a loop of
+ *       RETRIES tries, default 10, that would have run out, as for
+ *       contend; a thread's trailing streak too), bit_ones (ones per bit
+ *       position, summed). Never prints a value.
  *
  *   rng-reference contend INSTRUCTION WIDTH THREADS MSEC [RETRIES]
  *       THREADS threads pinned one per usable CPU, started together (they
@@ -132,7 +134,7 @@ typedef struct Worker {
         pthread_t thread;
         int cpu; /* -1: not pinned (the single run) */
         unsigned insn, width;
-        uint64_t tries;
+        uint64_t tries, retries;
         pthread_barrier_t *barrier;
         Counts counts;
         int error;
@@ -155,6 +157,7 @@ static void *worker_run(void *p) {
                 if (!w->error)
                         w->error = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
         }
+        c->retries = w->retries;
         if (w->barrier)
                 pthread_barrier_wait(w->barrier);
         if (w->error) {
@@ -173,6 +176,8 @@ static void *worker_run(void *p) {
         /* A trailing streak counts like one in the middle. */
         if (c->streak > c->longest)
                 c->longest = c->streak;
+        if (c->retries)
+                c->loop_failures += c->streak / c->retries;
         free(buf);
         return NULL;
 }
@@ -269,7 +274,7 @@ static int usable_cpus(uint64_t threads, int cpus[CPU_SETSIZE]) {
 static int usage(const char *msg) {
         fprintf(stderr, "rng-reference: %s\n"
                 "usage: rng-reference cpuid\n"
-                "       rng-reference run rdrand|rdseed 16|32|64 TRIES THREADS\n"
+                "       rng-reference run rdrand|rdseed 16|32|64 TRIES THREADS [RETRIES]\n"
                 "       rng-reference contend rdrand|rdseed 16|32|64 THREADS MSEC [RETRIES]\n", msg);
         return 2;
 }
@@ -295,9 +300,9 @@ static double now(void) {
         return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int cmd_run(char **argv) {
+static int cmd_run(char **argv, int argc) {
         unsigned insn, width;
-        uint64_t tries, threads, w64;
+        uint64_t tries, threads, w64, retries = 10;
         bool rdrand, rdseed;
         Worker *workers;
         Counts total = {};
@@ -319,6 +324,8 @@ static int cmd_run(char **argv) {
                 return usage("bad number of tries");
         if (!parse_u64(argv[3], &threads) || threads == 0 || threads > CPU_SETSIZE)
                 return usage("bad number of threads");
+        if (argc > 4 && (!parse_u64(argv[4], &retries) || retries == 0))
+                return usage("bad number of retries");
 
         cpuid_flags(&rdrand, &rdseed);
         if (!(insn == 0 ? rdrand : rdseed) && !executes(insn)) {
@@ -340,6 +347,7 @@ static int cmd_run(char **argv) {
                         .insn = insn,
                         .width = width,
                         .tries = tries,
+                        .retries = retries,
                         .barrier = threads > 1 ? &barrier : NULL,
                 };
 
@@ -377,6 +385,7 @@ static int cmd_run(char **argv) {
                 total.zeros += c->zeros;
                 total.all_ones += c->all_ones;
                 total.repeats += c->repeats;
+                total.loop_failures += c->loop_failures;
                 if (c->longest > total.longest)
                         total.longest = c->longest;
                 for (unsigned b = 0; b < 64; b++)
@@ -389,11 +398,12 @@ static int cmd_run(char **argv) {
                 printf("%s%d", t ? ", " : "", workers[t].cpu);
         printf("], \"tries\": %llu, \"failures\": %llu, \"delivered\": %llu, \"zeros\": %llu, "
                "\"all_ones\": %llu, \"repeats\": %llu, \"longest_failure_streak\": %llu, "
-               "\"wall_usec\": %.0f, \"bit_ones\": [",
+               "\"loop_failures\": %llu, \"retries\": %llu, \"wall_usec\": %.0f, \"bit_ones\": [",
                (unsigned long long) total.tries, (unsigned long long) total.failures,
                (unsigned long long) total.delivered, (unsigned long long) total.zeros,
                (unsigned long long) total.all_ones, (unsigned long long) total.repeats,
-               (unsigned long long) total.longest, (t1 - t0) * 1e6);
+               (unsigned long long) total.longest, (unsigned long long) total.loop_failures,
+               (unsigned long long) retries, (t1 - t0) * 1e6);
         for (unsigned b = 0; b < width; b++)
                 printf("%s%llu", b ? ", " : "", (unsigned long long) total.bit_ones[b]);
         printf("]}\n");
@@ -550,8 +560,8 @@ static int cmd_contend(char **argv, int argc) {
 int main(int argc, char **argv) {
         if (argc == 2 && strcmp(argv[1], "cpuid") == 0)
                 return cmd_cpuid();
-        if (argc == 6 && strcmp(argv[1], "run") == 0)
-                return cmd_run(argv + 2);
+        if ((argc == 6 || argc == 7) && strcmp(argv[1], "run") == 0)
+                return cmd_run(argv + 2, argc - 2);
         if ((argc == 6 || argc == 7) && strcmp(argv[1], "contend") == 0)
                 return cmd_contend(argv + 2, argc - 2);
         return usage("bad arguments");

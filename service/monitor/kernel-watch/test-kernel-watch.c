@@ -39,7 +39,11 @@ static void test_exhausted(void) {
         CHECK_EQ_INT(parse("x86/rng: RDSEED exhausted after 4294967295 tries on CPU 0", &m), 1);
         CHECK_EQ_INT(m.tries, UINT_MAX);
 
-        /* Series v3: RDSEED's one line of the boot, with a note. */
+        /* Series v4: RDSEED's one line of the boot, with a note. */
+        CHECK_EQ_INT(parse("x86/rng: RDSEED exhausted after 10 tries on CPU 2; logged once per boot\n", &m), 1);
+        CHECK_EQ_INT(m.instruction, RNG_SOURCE_RDSEED);
+        CHECK_EQ_INT(m.cpu, 2);
+        /* Series v3's longer note. */
         CHECK_EQ_INT(parse("x86/rng: RDSEED exhausted after 10 tries on CPU 3; logged once per boot, "
                            "counted in /sys/devices/system/cpu/rng/rdseed/exhausted, "
                            "traced by x86_rng:x86_rng_exhausted\n",
@@ -179,19 +183,20 @@ static void test_counters_read(void) {
         CHECK(mkdtemp(root), "mkdtemp");
         CHECK_EQ_INT(kernel_counters_read(root, &c), -ENOENT);
 
+        snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/rng", root);
+        {
+                char cmd[4200];
+
+                snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", path);
+                CHECK(system(cmd) == 0, "mkdir");
+        }
+        /* One flat directory: <instruction>_retried, <instruction>_exhausted. */
         for (int i = 0; i < 2; i++) {
                 const char *instr = i == 0 ? "rdrand" : "rdseed";
 
-                snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/rng/%s", root, instr);
-                {
-                        char cmd[4200];
-
-                        snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", path);
-                        CHECK(system(cmd) == 0, "mkdir");
-                }
-                snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/rng/%s/retried", root, instr);
+                snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/rng/%s_retried", root, instr);
                 CHECK_EQ_INT(write_file(path, values[i][0]), 0);
-                snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/rng/%s/exhausted", root, instr);
+                snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/rng/%s_exhausted", root, instr);
                 CHECK_EQ_INT(write_file(path, values[i][1]), 0);
         }
         CHECK_EQ_INT(kernel_counters_read(root, &c), 0);
@@ -201,7 +206,7 @@ static void test_counters_read(void) {
         CHECK_EQ_U64(c.exhausted[RNG_SOURCE_RDSEED], 7);
 
         /* A malformed value fails the read, naming nothing silently. */
-        snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/rng/rdseed/exhausted", root);
+        snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/rng/rdseed_exhausted", root);
         CHECK_EQ_INT(write_file(path, "7 junk\n"), 0);
         CHECK_EQ_INT(kernel_counters_read(root, &c), -EINVAL);
         CHECK_EQ_INT(write_file(path, "123456789012345678901234567890\n"), 0);
