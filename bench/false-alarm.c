@@ -156,7 +156,7 @@ static bool src_draw(void *u, uint64_t *ret) {
                         return false;
                 break;
         case KIND_ZEN5:
-                if (s->src.instruction == RNG_RDSEED && s->src.width <= 32 && buf_take(s->buf, 1) == 0) {
+                if (s->src.instruction == RNG_SOURCE_RDSEED && s->src.width <= 32 && buf_take(s->buf, 1) == 0) {
                         *ret = 0;
                         return true;
                 }
@@ -191,14 +191,14 @@ typedef struct Sources {
         Src *srcs;      /* [thread][instruction][width] */
 } Sources;
 
-static const RngSource *source_fn(RngInstruction i, unsigned width, unsigned thread, void *userdata) {
+static const RngSource *source_fn(RngSourceId i, unsigned width, unsigned thread, void *userdata) {
         Sources *s = userdata;
         int w = rng_width_index(width);
         Src *src;
 
         if (w < 0 || thread >= s->n_threads)
                 return NULL;
-        src = &s->srcs[(thread * _RNG_INSTRUCTION_MAX + i) * RNG_N_WIDTHS + w];
+        src = &s->srcs[(thread * _RNG_SOURCE_MAX + i) * RNG_N_WIDTHS + w];
         src->kind = s->kind;
         src->have_constant = false; /* a new stream */
         return &src->src;
@@ -207,14 +207,14 @@ static const RngSource *source_fn(RngInstruction i, unsigned width, unsigned thr
 static int sources_init(Sources *s, unsigned n_threads) {
         *s = (Sources) { .n_threads = n_threads };
         s->bufs = calloc(n_threads, sizeof(Buf));
-        s->srcs = calloc((size_t) n_threads * _RNG_INSTRUCTION_MAX * RNG_N_WIDTHS, sizeof(Src));
+        s->srcs = calloc((size_t) n_threads * _RNG_SOURCE_MAX * RNG_N_WIDTHS, sizeof(Src));
         if (!s->bufs || !s->srcs)
                 return -ENOMEM;
         for (unsigned t = 0; t < n_threads; t++) {
                 buf_refill(&s->bufs[t]);
-                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                for (int i = 0; i < _RNG_SOURCE_MAX; i++)
                         for (int w = 0; w < RNG_N_WIDTHS; w++) {
-                                Src *src = &s->srcs[(t * _RNG_INSTRUCTION_MAX + i) * RNG_N_WIDTHS + w];
+                                Src *src = &s->srcs[(t * _RNG_SOURCE_MAX + i) * RNG_N_WIDTHS + w];
                                 unsigned width = rng_widths[w];
 
                                 *src = (Src) {
@@ -252,7 +252,7 @@ static double now(void) {
 static double probe_bound(const ProbeReport *rep) {
         double b = 0;
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
                 for (unsigned k = 0; k < rep->instr[i].n_runs; k++) {
                         const ProbeRun *r = &rep->instr[i].runs[k];
                         /* Each thread's values are their own stream, of at most max_attempts values. */
@@ -266,7 +266,7 @@ static void tally_add(Tally *t, const ProbeReport *rep) {
 
         t->probes++;
         t->verdict[rep->verdict]++;
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
                 for (unsigned k = 0; k < rep->instr[i].n_runs; k++) {
                         unsigned f = rep->instr[i].runs[k].health.failed;
 
@@ -356,7 +356,7 @@ int main(int argc, char **argv) {
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
-        static const bool cpuid_all[_RNG_INSTRUCTION_MAX] = { true, true };
+        static const bool cpuid_all[_RNG_SOURCE_MAX] = { true, true };
         ProbeCpus cpus;
         Sources sources;
         ProbeParams p;
@@ -393,8 +393,8 @@ int main(int argc, char **argv) {
         /* (a) The real CPU. */
         if (n_hw > 0) {
                 bool any = false;
-                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                        any |= rng_cpuid_supported(i);
+                for (int i = 0; i < _RNG_SOURCE_MAX; i++)
+                        any |= rng_source_advertised(i);
                 if (!rng_arch_supported() || !any)
                         printf("(a) real CPU: skipped, CPUID advertises neither instruction\n\n");
                 else {
@@ -402,8 +402,8 @@ int main(int argc, char **argv) {
                                 return 1;
                         printf("(a) real CPU (hardware sources; RDRAND %s, RDSEED %s by CPUID): %llu default probes, "
                                "%llu runs, %.1f s\n",
-                               rng_cpuid_supported(RNG_RDRAND) ? "yes" : "no",
-                               rng_cpuid_supported(RNG_RDSEED) ? "yes" : "no", (unsigned long long) t.probes,
+                               rng_source_advertised(RNG_SOURCE_RDRAND) ? "yes" : "no",
+                               rng_source_advertised(RNG_SOURCE_RDSEED) ? "yes" : "no", (unsigned long long) t.probes,
                                (unsigned long long) t.runs, t.seconds);
                         print_verdicts(&t);
                         print_rate("output-check alarm (broken) / probe", t.output_alarm, t.probes);
@@ -459,7 +459,7 @@ int main(int argc, char **argv) {
                 ProbeParams q = p;
 
                 sources.kind = KIND_ZEN5;
-                q.instructions = 1u << RNG_RDSEED;
+                q.instructions = 1u << RNG_SOURCE_RDSEED;
                 q.threads = 1;
                 printf("Zen5 pattern, RDSEED at one width, one single run (--instruction rdseed --width W --threads 1 --count N),\n"
                        "%llu runs per row (goal: broken in >= 99.9 %%):\n", (unsigned long long) n_budget);

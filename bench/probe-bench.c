@@ -279,7 +279,7 @@ int main(int argc, char *argv[]) {
         double best_tight = 0, best_probe_own = 0, best_probe_outside = 0, best_any_bytes = 0;
         double ratio_outside[REPS], ratio_own[REPS];
 
-        if (!rng_cpuid_supported(RNG_RDRAND)) {
+        if (!rng_source_advertised(RNG_SOURCE_RDRAND)) {
                 printf("RDRAND rates, the probe engine's and the CLI's: not measured (CPUID does not advertise RDRAND)\n");
                 return 0;
         }
@@ -293,7 +293,7 @@ int main(int argc, char *argv[]) {
 
                 /* The engine's call timed like the loop: now() around it. */
                 t0p = now();
-                if (probe_run_single(rng_source_hardware(RNG_RDRAND, 64), &lim, &hp, &vp, &r) < 0)
+                if (probe_run_single(rng_source_hardware(RNG_SOURCE_RDRAND, 64), &lim, &hp, &vp, &r) < 0)
                         return 1;
                 tp = now() - t0p;
                 t2 = tight_loop_rate();
@@ -312,7 +312,7 @@ int main(int argc, char *argv[]) {
         for (unsigned w = 16; w <= 64; w *= 2) {
                 ProbeRun r;
                 ProbeLimits l = { .budget_usec = 0, .max_attempts = N / 4, .min_attempts = 0 };
-                if (probe_run_single(rng_source_hardware(RNG_RDRAND, w), &l, &hp, &vp, &r) < 0)
+                if (probe_run_single(rng_source_hardware(RNG_SOURCE_RDRAND, w), &l, &hp, &vp, &r) < 0)
                         return 1;
                 width_bytes[w] = r.bytes_per_sec;
                 if (r.bytes_per_sec > best_any_bytes)

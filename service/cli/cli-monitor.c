@@ -12,10 +12,12 @@
 #include "monitor.h"
 
 void monitor_help(FILE *f) {
+        char names[256];
+
         fprintf(f,
                 "Usage: rng-health monitor [OPTIONS]\n"
                 "\n"
-                "Run as the daemon of rng-health.service: probe RDRAND/RDSEED at start,\n"
+                "Run as the daemon of rng-health.service: probe %s at start,\n"
                 "report to the journal and to the service manager (STATUS=), re-probe\n"
                 "periodically and on SIGHUP (reload), exit with failure on FailOn=.\n"
                 "Configuration: rng-health.conf(5).\n"
@@ -35,7 +37,8 @@ void monitor_help(FILE *f) {
                 "  6   FailOn= matched, verdict unsupported\n"
                 "  7   FailOn= matched, verdict ok (FailOn=ok: a drill of the failure path)\n"
                 "  8   FailOn= matched, verdict hidden\n"
-                "  78  bad configuration at start (file:line and key in the journal)\n");
+                "  78  bad configuration at start (file:line and key in the journal)\n",
+                rng_source_names_join(RNG_SOURCES_ALL, true, "", "/", "/", names, sizeof(names)));
 }
 
 int monitor_parse_args(int argc, char *argv[], MonitorArgs *ret) {

@@ -7,26 +7,55 @@
 
 #include "cli-probe.h"
 #include "cli-util.h"
-#include "kernel-state.h"
 #include "log.h"
 #include "macro.h"
 #include "parse-util.h"
-#include "probe-errata.h"
 #include "probe-json.h"
+#include "probe-sequence.h"
 #include "probe-table.h"
 #include "time-util.h"
 
+/* "A 10; B 1 on a stock kernel, 10 with the rng-health series": the tries
+ * of each source's kernel loop, from the source table. */
+static void kernel_tries(char *buf, size_t len) {
+        size_t at = 0;
+
+        buf[0] = '\0';
+        FOREACH_RNG_SOURCE(i) {
+                const RngSourceDesc *d = rng_source_desc(i);
+                int w;
+
+                if (at >= len)
+                        break;
+                if (d->kernel.tries_series == d->kernel.tries_stock)
+                        w = snprintf(buf + at, len - at, "%s%s %u", at ? "; " : "", d->display_name, d->kernel.tries_stock);
+                else
+                        w = snprintf(buf + at, len - at, "%s%s %u on a stock kernel, %u with the rng-health series",
+                                     at ? "; " : "", d->display_name, d->kernel.tries_stock, d->kernel.tries_series);
+                at += w > 0 ? (size_t) w : 0;
+        }
+}
+
 void probe_help(FILE *f) {
+        char names[256], words[256], tries[512], retries[640];
+
+        rng_source_names_join(RNG_SOURCES_ALL, true, "", "/", "/", names, sizeof(names));
+        rng_source_names_join(RNG_SOURCES_ALL, false, "", "|", "|", words, sizeof(words));
+        strncat(words, "|all", sizeof(words) - strlen(words) - 1);
+        kernel_tries(tries, sizeof(tries));
+        snprintf(retries, sizeof(retries),
+                 "Judge by a kernel loop of N tries (1 to 1000) instead of the running kernel's (%s)", tries);
+
         fprintf(f,
                 "Usage: rng-health probe [OPTIONS]\n"
                 "\n"
-                "Measure whether RDRAND/RDSEED can be driven to exhaustion and whether\n"
+                "Measure whether %s can be driven to exhaustion and whether\n"
                 "their output is sane. Random values are never printed, only counts, and\n"
                 "no count over so few values that it gives one away (per-bit counts from\n"
                 "41 values on).\n"
                 "\n"
                 "Options:\n"
-                "  --instruction rdrand|rdseed|all   Instruction(s) to probe, repeatable (default: all)\n"
+                "  --instruction %-19s Instruction(s) to probe, repeatable (default: all)\n"
                 "  --width 16|32|64|all              Operand width(s), repeatable (default: all)\n"
                 "  --threads N|all                   Threads for the contention run, one pinned\n"
                 "                                    per CPU: 1 to 1024 (default: all usable CPUs;\n"
@@ -35,10 +64,11 @@ void probe_help(FILE *f) {
                 "  --duration TIME                   Time budget per run, e.g. 500ms, 2s, 1min\n"
                 "                                    (default: 2ms, the boot-path budget)\n"
                 "  --count N                         Max tries per thread per run, 1 to 4294967296\n"
-                "                                    (default: 4096, no cap with --duration)\n"
-                "  --kernel-retries N                Judge by a kernel loop of N tries (1 to 1000) instead\n"
-                "                                    of the running kernel's (RDRAND 10; RDSEED 1 on a\n"
-                "                                    stock kernel, 10 with the rng-health series)\n"
+                "                                    (default: 4096, no cap with --duration)\n",
+                names, words);
+        fputs("  --kernel-retries N                ", f);
+        cli_print_wrapped(f, 36, 36, 89, retries);
+        fprintf(f,
                 "  --sweep                           Measure each instruction and width at 1, 2, 4, ...\n"
                 "                                    threads up to --threads (default: all usable\n"
                 "                                    CPUs); 100ms per point unless --duration/--count\n"
@@ -49,7 +79,7 @@ void probe_help(FILE *f) {
                 "--instruction and --width add to what earlier ones chose; the other options\n"
                 "take one value each.\n"
                 "The contention run hammers the instruction from every CPU at once and can\n"
-                "starve other users of RDSEED/RDRAND on this machine while it lasts, the kernel\n"
+                "starve other users of %s on this machine while it lasts, the kernel\n"
                 "included. Its figures are over the common window, when all its threads drew.\n"
                 "\n"
                 "Verdicts: ok, degraded (failed tries, every value within the kernel's loop),\n"
@@ -63,7 +93,8 @@ void probe_help(FILE *f) {
                 "  1  runtime error\n"
                 "  2  usage error\n"
                 "  3  worst verdict exhausted\n"
-                "  4  worst verdict broken\n");
+                "  4  worst verdict broken\n",
+                names);
 }
 
 /* opt and value are shown escaped (cli-util.h). */
@@ -115,6 +146,7 @@ typedef struct Seen {
 static int parse_option(int c, const char *arg, ProbeArgs *ret, Seen *seen) {
         bool *once = NULL;
         const char *name = NULL;
+        char expect[256];
         uint64_t u;
         int r;
 
@@ -139,12 +171,12 @@ static int parse_option(int c, const char *arg, ProbeArgs *ret, Seen *seen) {
 
         switch (c) {
         case ARG_INSTRUCTION:
-                if (mask_from_arg(arg, (1u << _RNG_INSTRUCTION_MAX) - 1, rng_instruction_from_string,
+                if (mask_from_arg(arg, RNG_SOURCES_ALL, rng_source_from_name,
                                   &seen->instruction, &ret->params.instructions) < 0)
-                        return invalid_value("--instruction", arg, probe_instructions_expect);
+                        return invalid_value("--instruction", arg, probe_instructions_expect(expect, sizeof(expect)));
                 return 0;
         case ARG_WIDTH:
-                if (mask_from_arg(arg, (1u << RNG_N_WIDTHS) - 1, rng_width_from_string, &seen->width,
+                if (mask_from_arg(arg, RNG_WIDTHS_ALL, rng_width_from_string, &seen->width,
                                   &ret->params.widths) < 0)
                         return invalid_value("--width", arg, probe_widths_expect);
                 return 0;
@@ -253,13 +285,20 @@ static void progress_cb(const ProbeRun *run, unsigned index, unsigned total, voi
         if (p->planned_usec <= 2000000 && now_nsec() - p->start_nsec <= 2000000000u)
                 return;
         fprintf(stderr, "\r\033[K[%u/%u] %s %u-bit %s, %u thread%s...", index + 1, total,
-                rng_instruction_upper_to_string(run->instruction), run->width, probe_mode_to_string(run->mode),
+                rng_source_display_name(run->instruction), run->width, probe_mode_to_string(run->mode),
                 run->threads, run->threads == 1 ? "" : "s");
         fflush(stderr);
         p->shown = true;
 }
 
-static int run_sweep(const ProbeArgs *args, const KernelState *kernel) {
+/* More threads asked for than there are CPUs: as Threads= in
+ * rng-health.conf, all CPUs, and a warning. */
+static void threads_capped(unsigned requested, unsigned usable, void *userdata) {
+        fprintf(stderr, "rng-health probe: --threads: %u requested but only %u CPU%s online and allowed: %s\n",
+                requested, usable, usable == 1 ? " is" : "s are", (const char *) userdata);
+}
+
+static int run_sweep(const ProbeArgs *args, ProbeSequence *seq) {
         _cleanup_json_ struct json_object *j = NULL;
         _cleanup_free_ ProbeSweepReport *report = malloc(sizeof(ProbeSweepReport));
         int r;
@@ -268,17 +307,8 @@ static int run_sweep(const ProbeArgs *args, const KernelState *kernel) {
                 log_error_errno(-ENOMEM, "sweep: out of memory");
                 return EXIT_PROBE_ERROR;
         }
-        r = probe_sweep(&args->params, kernel, report);
-        if (r == -E2BIG) {
-                /* As for the probe: all CPUs, and a warning. */
-                ProbeParams p = args->params;
-                int n = CPU_COUNT(&report->cpus.used);
-
-                fprintf(stderr, "rng-health probe: --threads: %u requested but only %d CPU%s online and allowed: "
-                        "the sweep goes up to all of them\n", p.threads, n, n == 1 ? " is" : "s are");
-                p.threads = 0;
-                r = probe_sweep(&p, kernel, report);
-        }
+        seq->userdata = (void *) "the sweep goes up to all of them";
+        r = probe_sequence_sweep(&args->params, seq, report);
         if (r < 0) {
                 log_error_errno(r, "sweep failed: %m");
                 return EXIT_PROBE_ERROR;
@@ -301,11 +331,11 @@ static int run_sweep(const ProbeArgs *args, const KernelState *kernel) {
 
 int verb_probe(int argc, char *argv[]) {
         _cleanup_json_ struct json_object *j = NULL;
-        RngPresence presence[_RNG_INSTRUCTION_MAX];
         Progress progress = { .start_nsec = now_nsec() };
-        KernelState kernel;
+        ProbeSequence seq = { .threads_capped = threads_capped };
         ProbeReport report;
         ProbeArgs args;
+        CpuId cpu;
         int r;
 
         if (probe_parse_args(argc, argv, &args) < 0)
@@ -315,15 +345,8 @@ int verb_probe(int argc, char *argv[]) {
                 return cli_flush(stdout) < 0 ? EXIT_PROBE_ERROR : 0;
         }
 
-        probe_detect(&args.params, presence);
-        r = kernel_state_read(presence, NULL, NULL, &kernel);
-        if (r < 0) /* the state says unknown: go on */
-                log_error_errno(r, r == -EBADMSG ? "/proc/cpuinfo has no \"flags\" line, kernel state unknown"
-                                                 : "Failed to read /proc/cpuinfo: %m");
-        args.params.presence = presence;
-        args.params.kernel_counters = true;
         if (args.sweep)
-                return run_sweep(&args, &kernel);
+                return run_sweep(&args, &seq);
 
         if (!args.json && isatty(STDOUT_FILENO) && isatty(STDERR_FILENO)) {
                 unsigned runs = __builtin_popcount(args.params.instructions) * __builtin_popcount(args.params.widths) * 2;
@@ -333,22 +356,10 @@ int verb_probe(int argc, char *argv[]) {
                 args.params.progress_userdata = &progress;
         }
 
-        r = probe_run_all(&args.params, &kernel, &report);
-        if (r == -E2BIG) {
-                /* As Threads= in rng-health.conf: all CPUs, and a warning. */
-                int n = CPU_COUNT(&report.cpus.used);
-
-                fprintf(stderr, "rng-health probe: --threads: %u requested but only %d CPU%s online and allowed: "
-                        "the contention run uses all of them\n", args.params.threads, n, n == 1 ? " is" : "s are");
-                args.params.threads = 0;
-                r = probe_run_all(&args.params, &kernel, &report);
-        }
-        if (r >= 0) {
-                CpuId cpu;
-
-                /* An unreadable identity names no erratum (no guess). */
-                probe_report_name_errata(&report, cpu_id_read(NULL, &cpu) >= 0 ? &cpu : NULL);
-        }
+        /* An unreadable identity names no erratum (no guess). */
+        seq.cpu = cpu_id_read(NULL, &cpu) >= 0 ? &cpu : NULL;
+        seq.userdata = (void *) "the contention run uses all of them";
+        r = probe_sequence_run(&args.params, &seq, &report);
         if (progress.shown)
                 fprintf(stderr, "\r\033[K");
         if (r < 0) {

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "cli-util.h"
@@ -34,6 +35,32 @@ int cli_option_error(const char *prog, int argc, char *argv[], const char *short
                 fprintf(stderr, "%s: %s: unknown option\n", prog, e ?: "(out of memory)");
         }
         return -EINVAL;
+}
+
+void cli_print_wrapped(FILE *f, size_t col, size_t indent, size_t width, const char *text) {
+        size_t at = col;
+        bool first = true;
+
+        for (const char *p = text; *p;) {
+                size_t n;
+
+                p += strspn(p, " ");
+                n = strcspn(p, " ");
+                if (n == 0)
+                        break;
+                if (!first && at + 1 + n > width) {
+                        fprintf(f, "\n%*s", (int) indent, "");
+                        at = indent;
+                } else if (!first) {
+                        fputc(' ', f);
+                        at++;
+                }
+                fwrite(p, 1, n, f);
+                at += n;
+                p += n;
+                first = false;
+        }
+        fputc('\n', f);
 }
 
 int cli_flush(FILE *f) {

@@ -19,6 +19,11 @@ int cli_option_error(const char *prog, int argc, char *argv[], const char *short
  * string shown escaped (NULL: ""). Returns -EINVAL. */
 int cli_usage_error(const char *prog, const char *fmt, const char *a, const char *b);
 
+/* Help text: text from column col on (what is before it on the line is
+ * printed), its words wrapped into lines of at most width characters,
+ * each further line indented to column indent, and a newline. */
+void cli_print_wrapped(FILE *f, size_t col, size_t indent, size_t width, const char *text);
+
 /* Flushes f (stdout); on a write error (--help > /dev/full) logs "failed
  * to write output" once and returns -errno. */
 int cli_flush(FILE *f);

@@ -54,7 +54,7 @@ static void check_probe(int argc, char **argv) {
         FUZZ_ASSERT(r == 0 || r == -EINVAL);
         if (r < 0)
                 return;
-        FUZZ_ASSERT(a.params.instructions != 0 && a.params.instructions < (1u << _RNG_INSTRUCTION_MAX));
+        FUZZ_ASSERT(a.params.instructions != 0 && a.params.instructions < (1u << _RNG_SOURCE_MAX));
         FUZZ_ASSERT(a.params.widths != 0 && a.params.widths < (1u << RNG_N_WIDTHS));
         FUZZ_ASSERT(a.params.threads <= CPU_SETSIZE);
         FUZZ_ASSERT(a.params.limits.budget_usec <= USEC_PER_DAY);

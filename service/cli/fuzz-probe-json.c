@@ -119,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_json(json, width, n);
 
         /* Complemented (0 and all ones kept): the same, below the threshold. */
-        if (n < rep.instr[RNG_RDRAND].runs[0].health.bit_min_samples) {
+        if (n < rep.instr[RNG_SOURCE_RDRAND].runs[0].health.bit_min_samples) {
                 _cleanup_free_ char *again = NULL;
 
                 for (size_t k = 0; k < n; k++)
@@ -151,7 +151,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
         /* 0 and all ones replaced by values of their own: the same, below
          * the zero and all-ones checks' threshold. */
-        if (n < rep.instr[RNG_RDRAND].runs[0].health.rate_min_samples) {
+        if (n < rep.instr[RNG_SOURCE_RDRAND].runs[0].health.rate_min_samples) {
                 _cleanup_free_ char *again = NULL;
                 uint64_t stand_in[2] = { 0x5a5a & mask, 0x3c3c & mask };
 

@@ -45,7 +45,7 @@ static void check_report(const Report *r, size_t taken) {
 
                 FUZZ_ASSERT(b->exit_status >= -1 && b->exit_status <= 255);
                 FUZZ_ASSERT(b->first_usec <= b->last_usec);
-                for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++) {
+                for (int k = 0; k < _RNG_SOURCE_MAX; k++) {
                         FUZZ_ASSERT(b->instr[k].failures <= b->instr[k].attempts);
                         FUZZ_ASSERT(b->instr[k].failure_rate >= 0 && b->instr[k].failure_rate <= 1);
                         FUZZ_ASSERT(b->instr[k].kernel_retries <= UINT32_MAX);

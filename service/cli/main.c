@@ -9,16 +9,19 @@
 #include "cli-probe.h"
 #include "cli-report.h"
 #include "cli-util.h"
+#include "sources.h"
 
 #ifndef PROJECT_VERSION
 #define PROJECT_VERSION "unknown"
 #endif
 
 static void help(FILE *f) {
+        char names[256];
+
         fprintf(f,
                 "Usage: rng-health COMMAND [OPTIONS]\n"
                 "\n"
-                "Health of the CPU's hardware random number generator (RDRAND/RDSEED).\n"
+                "Health of the CPU's hardware random number generator (%s).\n"
                 "\n"
                 "Commands:\n"
                 "  probe        Measure exhaustion and output sanity (see 'rng-health probe --help')\n"
@@ -30,7 +33,8 @@ static void help(FILE *f) {
                 "  --version    Show the version\n"
                 "\n"
                 "Exit status: 0 ok, 1 runtime error, 2 usage error, 3 exhausted, 4 broken;\n"
-                "monitor and report document theirs in their --help and in rng-health(8).\n");
+                "monitor and report document theirs in their --help and in rng-health(8).\n",
+                rng_source_names_join(RNG_SOURCES_ALL, true, "", "/", "/", names, sizeof(names)));
 }
 
 int main(int argc, char *argv[]) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
-/* One run as JSON (probe-json.md: instructions[].runs[], the sweep's
+/* One run as JSON (doc/probe-json.md: instructions[].runs[], the sweep's
  * points): its counts, output checks, window and latency. */
 
 #include <errno.h>
@@ -106,8 +106,10 @@ int probe_run_kernel_during_to_json(const ProbeRun *r, struct json_object **ret)
         k = json_new_object(&o);
         if (k < 0)
                 return k;
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                JSON_ADD(o, rng_instruction_to_string(i), JSON_U64(probe_run_kernel_exhausted(r, i)));
+        /* the sources the kernel counts */
+        FOREACH_RNG_SOURCE(i)
+                if (rng_source_desc(i)->kernel.counters)
+                        JSON_ADD(o, rng_source_name(i), JSON_U64(probe_run_kernel_exhausted(r, i)));
         *ret = TAKE_PTR(o);
         return 0;
 }

@@ -115,7 +115,7 @@ static int cpus_to_json(const ProbeCpus *c, struct json_object **ret) {
         return 0;
 }
 
-static int kernel_state_to_json(const KernelInstructionState *s, struct json_object **ret) {
+static int kernel_state_to_json(const KernelSourceState *s, struct json_object **ret) {
         _cleanup_json_ struct json_object *k = NULL;
         int r;
 
@@ -165,7 +165,7 @@ static int params_to_json(const ProbeReport *r, struct json_object **ret) {
         return 0;
 }
 
-static int instruction_to_json(const ProbeReport *r, const ProbeInstruction *in, struct json_object **ret) {
+static int instruction_to_json(const ProbeReport *r, const ProbeSourceResult *in, struct json_object **ret) {
         _cleanup_json_ struct json_object *e = NULL, *k = NULL, *runs = NULL, *contention = NULL, *erratum = NULL,
                                           *fixed = NULL;
         int q;
@@ -175,7 +175,7 @@ static int instruction_to_json(const ProbeReport *r, const ProbeInstruction *in,
             (q = erratum_to_json(in->erratum, 0, r, &erratum)) < 0 ||
             (q = erratum_to_json(in->erratum_fixed, in->erratum_fixed_microcode, r, &fixed)) < 0)
                 return q;
-        JSON_ADD(e, "name", JSON_STR(rng_instruction_to_string(in->instruction)));
+        JSON_ADD(e, "name", JSON_STR(rng_source_name(in->instruction)));
         JSON_ADD(e, "cpuid", json_object_new_boolean(in->cpuid));
         JSON_ADD(e, "executed", json_object_new_boolean(in->n_runs > 0));
         JSON_ADD(e, "verdict", JSON_STR(verdict_to_string(in->verdict)));
@@ -219,7 +219,7 @@ int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
         JSON_ADD(o, "cpu", TAKE_PTR(cpu));
         JSON_ADD(o, "params", TAKE_PTR(params));
         JSON_ADD(o, "cpus", TAKE_PTR(cpus));
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 struct json_object *e = NULL;
 
                 if (!r->instr[i].selected)
@@ -267,7 +267,7 @@ static int sweep_to_json(const ProbeSweep *sw, struct json_object **ret) {
 
         if ((k = json_new_object(&e)) < 0 || (k = json_new_array(&points)) < 0)
                 return k;
-        JSON_ADD(e, "instruction", JSON_STR(rng_instruction_to_string(sw->instruction)));
+        JSON_ADD(e, "instruction", JSON_STR(rng_source_name(sw->instruction)));
         JSON_ADD(e, "width", json_object_new_int((int) sw->width));
         JSON_ADD(e, "kernel_retries", JSON_U64(sw->kernel_retries));
         for (unsigned j = 0; j < sw->n_points; j++) {
@@ -283,13 +283,13 @@ static int sweep_to_json(const ProbeSweep *sw, struct json_object **ret) {
         return 0;
 }
 
-static int sweep_instruction_to_json(const ProbeSweepReport *r, RngInstruction i, struct json_object **ret) {
+static int sweep_instruction_to_json(const ProbeSweepReport *r, RngSourceId i, struct json_object **ret) {
         _cleanup_json_ struct json_object *e = NULL, *kernel = NULL;
         int k;
 
         if ((k = json_new_object(&e)) < 0 || (k = kernel_state_to_json(&r->kernel[i], &kernel)) < 0)
                 return k;
-        JSON_ADD(e, "name", JSON_STR(rng_instruction_to_string(i)));
+        JSON_ADD(e, "name", JSON_STR(rng_source_name(i)));
         JSON_ADD(e, "cpuid", json_object_new_boolean(r->presence[i].cpuid));
         JSON_ADD(e, "executed", json_object_new_boolean(r->presence[i].executes));
         JSON_ADD(e, "kernel", TAKE_PTR(kernel));
@@ -310,7 +310,7 @@ int probe_sweep_to_json(const ProbeSweepReport *r, struct json_object **ret) {
         JSON_ADD(o, "wall_usec", JSON_U64(r->wall_nsec / 1000));
         JSON_ADD(o, "params", TAKE_PTR(params));
         JSON_ADD(o, "cpus", TAKE_PTR(cpus));
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 struct json_object *e = NULL;
 
                 if (!r->selected[i])

@@ -2,7 +2,7 @@
 #pragma once
 
 /* The probe report and the sweep as JSON (schema "rng-health.probe/3", see
- * probe-json.md). */
+ * doc/probe-json.md). */
 
 #include "json-util.h"
 #include "probe.h"

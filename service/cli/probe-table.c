@@ -27,7 +27,7 @@ static void format_cpu_set(const cpu_set_t *set, char *buf, size_t len) {
         }
 }
 
-static const char *kernel_summary(const KernelInstructionState *k, char *buf, size_t len) {
+static const char *kernel_summary(const KernelSourceState *k, char *buf, size_t len) {
         if (k->state == KERNEL_STATE_ENABLED)
                 return "enabled";
         snprintf(buf, len, "%s%s%s%s%s%s", kernel_state_kind_to_string(k->state), k->reason ? ": " : "",
@@ -87,32 +87,32 @@ static void print_instructions(const ProbeReport *r, FILE *f) {
         char kbuf[256];
 
         fprintf(f, "%-12s %-7s %-6s %-6s %s\n", "VERDICT", "INSTR", "CPUID", "KTRIES", "KERNEL");
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                const ProbeInstruction *in = &r->instr[i];
+        FOREACH_RNG_SOURCE(i) {
+                const ProbeSourceResult *in = &r->instr[i];
 
                 if (!in->selected)
                         continue;
                 fprintf(f, "%-12s %-7s %-6s %-6" PRIu64 " %s\n", verdict_to_string(in->verdict),
-                        rng_instruction_upper_to_string(i), in->cpuid ? "yes" : "no", in->kernel_retries,
+                        rng_source_display_name(i), in->cpuid ? "yes" : "no", in->kernel_retries,
                         kernel_summary(&in->kernel, kbuf, sizeof(kbuf)));
         }
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                const ProbeInstruction *in = &r->instr[i];
+        FOREACH_RNG_SOURCE(i) {
+                const ProbeSourceResult *in = &r->instr[i];
 
                 if (in->selected && in->verdict == VERDICT_HIDDEN)
                         fprintf(f, "\n%s is hidden: CPUID does not advertise it, yet it executes. Neither the kernel nor\n"
                                 "a program that checks CPUID uses it: what it did when run anyway (hardware\n"
                                 "verdict %s, below) is information about the CPU, not a verdict on the\n"
                                 "randomness this machine relies on.\n",
-                                rng_instruction_upper_to_string(i), verdict_to_string(in->hardware_verdict));
+                                rng_source_display_name(i), verdict_to_string(in->hardware_verdict));
                 if (in->erratum)
                         fprintf(f, "\n%s matches the known erratum %s: %s\n  Fix: %s\n  Sources: %s\n",
-                                rng_instruction_upper_to_string(i), in->erratum->id, in->erratum->description,
+                                rng_source_display_name(i), in->erratum->id, in->erratum->description,
                                 in->erratum->fix, in->erratum->sources);
                 else if (in->erratum_fixed)
                         fprintf(f, "\n%s: this CPU is listed for erratum %s, and its microcode has the fix (0x%" PRIx32 " or later).\n",
-                                rng_instruction_upper_to_string(i), in->erratum_fixed->id, in->erratum_fixed_microcode);
+                                rng_source_display_name(i), in->erratum_fixed->id, in->erratum_fixed_microcode);
         }
 }
 
@@ -120,8 +120,8 @@ static void print_runs(const ProbeReport *r, FILE *f) {
         fprintf(f, "\n%-12s %-7s %5s %-10s %3s %-8s %10s %10s %7s %17s %6s %6s %8s %8s %11s  %s\n",
                 "VERDICT", "INSTR", "WIDTH", "MODE", "THR", "OVERLAP", "TRIES", "FAILED", "FAIL%", "95% CI (FAIL%)",
                 "STREAK", ">KTRY", "VALUES/s", "BYTES/s", "CYC p50/p99", "CHECKS");
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                const ProbeInstruction *in = &r->instr[i];
+        FOREACH_RNG_SOURCE(i) {
+                const ProbeSourceResult *in = &r->instr[i];
 
                 for (unsigned j = 0; j < in->n_runs; j++) {
                         const ProbeRun *run = &in->runs[j];
@@ -139,7 +139,7 @@ static void print_runs(const ProbeReport *r, FILE *f) {
                                 health_result_format(&run->health, checks, sizeof(checks));
                         fprintf(f, "%-12s %-7s %5u %-10s %3u %-8s %10" PRIu64 " %10" PRIu64 " %6.2f%% %17s %6" PRIu64
                                 " %6" PRIu64 " %8s %8s %11s  %s\n",
-                                verdict_to_string(run->verdict), rng_instruction_upper_to_string(i), run->width,
+                                verdict_to_string(run->verdict), rng_source_display_name(i), run->width,
                                 probe_mode_to_string(run->mode), run->threads, overlap_column(run, ov, sizeof(ov)),
                                 run->attempts, run->failures,
                                 run->failure_rate * 100, ci, run->longest_failure_streak,
@@ -157,26 +157,35 @@ static void print_footer(const ProbeReport *r, FILE *f) {
                 "running kernel's loop makes (KTRIES: that loop would have failed: exhausted).\n"
                 "OVERLAP: the share of a contention run when all its threads drew; its FAIL%% and\n"
                 "VALUES/s are over that common window. Under 90%%: not a contention result.\n");
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                const ProbeInstruction *in = &r->instr[i];
-                uint64_t during[_RNG_INSTRUCTION_MAX] = {};
-                bool any = false;
+        FOREACH_RNG_SOURCE(i) {
+                const ProbeSourceResult *in = &r->instr[i];
+                uint64_t during[_RNG_SOURCE_MAX] = {};
+                bool any = false, grew = false;
+                char counts[256] = "";
+                size_t at = 0;
 
                 for (unsigned j = 0; j < in->n_runs; j++)
-                        for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++) {
+                        FOREACH_RNG_SOURCE(k) {
                                 during[k] += probe_run_kernel_exhausted(&in->runs[j], k);
                                 any = any || in->runs[j].have_kernel_counters;
                         }
-                if (any && (during[RNG_RDRAND] || during[RNG_RDSEED]))
-                        fprintf(f, "During the %s contention runs the kernel's own loops ran out: RDRAND %" PRIu64
-                                "x, RDSEED %" PRIu64 "x (its counters): this probe's load.\n",
-                                rng_instruction_upper_to_string(i), during[RNG_RDRAND], during[RNG_RDSEED]);
+                /* "A 0x, B 3x": every source the kernel counts. */
+                FOREACH_RNG_SOURCE(k) {
+                        if (!rng_source_desc(k)->kernel.counters || at >= sizeof(counts))
+                                continue;
+                        at += snprintf(counts + at, sizeof(counts) - at, "%s%s %" PRIu64 "x", at ? ", " : "",
+                                       rng_source_display_name(k), during[k]);
+                        grew = grew || during[k] > 0;
+                }
+                if (any && grew)
+                        fprintf(f, "During the %s contention runs the kernel's own loops ran out: %s (its counters): "
+                                "this probe's load.\n", rng_source_display_name(i), counts);
         }
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                const ProbeInstruction *in = &r->instr[i];
+        FOREACH_RNG_SOURCE(i) {
+                const ProbeSourceResult *in = &r->instr[i];
 
                 if (in->n_runs > 0)
-                        fprintf(f, "KTRIES %s = %" PRIu64 ": %s.\n", rng_instruction_upper_to_string(i),
+                        fprintf(f, "KTRIES %s = %" PRIu64 ": %s.\n", rng_source_display_name(i),
                                 in->kernel_retries, in->kernel_retries_why);
         }
 }
@@ -184,7 +193,7 @@ static void print_footer(const ProbeReport *r, FILE *f) {
 void probe_report_print_table(const ProbeReport *r, FILE *f) {
         unsigned n_runs = 0;
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        FOREACH_RNG_SOURCE(i)
                 n_runs += r->instr[i].n_runs;
         print_header(r, n_runs, f);
         print_instructions(r, f);
@@ -194,8 +203,21 @@ void probe_report_print_table(const ProbeReport *r, FILE *f) {
         print_footer(r, f);
 }
 
+/* "A/B": the sources a stock kernel tries once per call. */
+static const char *one_try_sources(char *buf, size_t len) {
+        unsigned mask = 0;
+
+        FOREACH_RNG_SOURCE(i)
+                if (rng_source_desc(i)->kernel.tries_stock == 1)
+                        mask |= 1u << i;
+        rng_source_names_join(mask, true, "", "/", "/", buf, len);
+        if (!buf[0])
+                snprintf(buf, len, "no source of this machine");
+        return buf;
+}
+
 void probe_sweep_print_table(const ProbeSweepReport *r, FILE *f) {
-        char list[512], kbuf[256];
+        char list[512], kbuf[256], once[128];
 
         format_cpu_set(&r->cpus.used, list, sizeof(list));
         fprintf(f, "Sweep: %u instruction form%s in %.1f s, up to %d CPU%s (%s); per point ", r->n_sweeps,
@@ -209,17 +231,17 @@ void probe_sweep_print_table(const ProbeSweepReport *r, FILE *f) {
                 fprintf(f, "%" PRIu64 " %s per thread", r->limits.max_attempts,
                         plural(r->limits.max_attempts, "try", "tries"));
         fprintf(f, "\n");
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        FOREACH_RNG_SOURCE(i)
                 if (r->selected[i] && !r->presence[i].executes)
-                        fprintf(f, "%s: not swept: %s\n", rng_instruction_upper_to_string(i),
+                        fprintf(f, "%s: not swept: %s\n", rng_source_display_name(i),
                                 kernel_summary(&r->kernel[i], kbuf, sizeof(kbuf)));
 
         for (unsigned k = 0; k < r->n_sweeps; k++) {
                 const ProbeSweep *sw = &r->sweeps[k];
-                const KernelInstructionState *ks = &r->kernel[sw->instruction];
+                const KernelSourceState *ks = &r->kernel[sw->instruction];
                 char kloop[32];
 
-                fprintf(f, "\n%s %u-bit (kernel: %s)\n", rng_instruction_upper_to_string(sw->instruction), sw->width,
+                fprintf(f, "\n%s %u-bit (kernel: %s)\n", rng_source_display_name(sw->instruction), sw->width,
                         kernel_summary(ks, kbuf, sizeof(kbuf)));
                 snprintf(kloop, sizeof(kloop), "KLOOP(%" PRIu64 ")", sw->kernel_retries);
                 fprintf(f, "%7s %11s %8s %17s %12s %12s %9s %8s\n", "THREADS", "TRIES", "FAIL%", "95% CI (FAIL%)",
@@ -238,7 +260,8 @@ void probe_sweep_print_table(const ProbeSweepReport *r, FILE *f) {
                 }
         }
         fprintf(f, "\nFAIL%%: failed tries. 1-TRY LOOP: calls of a loop of one try that fail (a stock\n"
-                "kernel's RDSEED). KLOOP(N): calls of the running kernel's loop of N tries that would\n"
+                "kernel's %s). KLOOP(N): calls of the running kernel's loop of N tries that would\n"
                 "have run out. VALUES/s: all threads together. Figures are over the common window,\n"
-                "when every thread drew (OVERLAP of the run; under 90%%: not a contention result).\n");
+                "when every thread drew (OVERLAP of the run; under 90%%: not a contention result).\n",
+                one_try_sources(once, sizeof(once)));
 }

@@ -28,10 +28,10 @@ static void print_foreign(const Report *r, FILE *f) {
                         r->foreign == 1 ? "y" : "ies", RNG_HEALTH_UNIT);
 }
 
-static void print_instruction(const ReportInstruction *in, RngInstruction k, FILE *f) {
+static void print_instruction(const ReportInstruction *in, RngSourceId k, FILE *f) {
         char a[16], fl[16], x[16], pct[16];
 
-        fprintf(f, "  %-22s ", rng_instruction_upper_to_string(k));
+        fprintf(f, "  %-22s ", rng_source_display_name(k));
         if (in->verdict[0])
                 fprintf(f, "%s (worst %s): %s of %s %s failed (%s), %s %s needed >%" PRIu64 " %s, longest streak %" PRIu64,
                         in->verdict, in->worst_verdict, format_si((double) in->failures, fl, sizeof(fl)),
@@ -63,8 +63,20 @@ static void print_kernel(const ReportBoot *b, FILE *f) {
         }
         fputc('\n', f);
         if (b->routine_failures > 0) {
-                fprintf(f, "  Routine (RDSEED):      %" PRIu64 " exhaustions, the kernel seeded from RDRAND instead",
-                        b->routine_failures);
+                char label[128], sources[96], fallbacks[96];
+                unsigned routine = 0, fallback = 0;
+
+                /* The sources whose failures are routine, and what the
+                 * kernel uses instead (the source table's). */
+                FOREACH_RNG_SOURCE(i)
+                        if (rng_source_desc(i)->kernel.has_fallback) {
+                                routine |= 1u << i;
+                                fallback |= 1u << rng_source_desc(i)->kernel.fallback;
+                        }
+                snprintf(label, sizeof(label), "Routine (%s):",
+                         rng_source_names_join(routine, true, "", "/", "/", sources, sizeof(sources)));
+                fprintf(f, "  %-22s %" PRIu64 " exhaustions, the kernel seeded from %s instead", label,
+                        b->routine_failures, rng_source_names_join(fallback, true, "", "/", "/", fallbacks, sizeof(fallbacks)));
                 if (b->routine_interval_usec > 0)
                         fprintf(f, "; %.3g per hour over %.1f h", b->routine_rated / (b->routine_interval_usec / 3.6e9),
                                 b->routine_interval_usec / 3.6e9);
@@ -82,7 +94,7 @@ static void print_boot(const ReportBoot *b, bool first, sd_id128_t current_boot,
         fprintf(f, "  Last verdict:          %s\n", b->verdict[0] ? b->verdict : "n/a");
         fprintf(f, "  Confidential VM:       %s\n", b->cvm[0] ? b->cvm : "n/a");
         fprintf(f, "  FailOn:                %s\n", b->fail_on[0] ? b->fail_on : "none");
-        for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++)
+        FOREACH_RNG_SOURCE(k)
                 if (b->instr[k].seen)
                         print_instruction(&b->instr[k], k, f);
         fprintf(f, "  Probes:                %u\n", b->probes);
@@ -169,7 +181,7 @@ static int boot_to_json(const ReportBoot *b, sd_id128_t current, struct json_obj
         JSON_ADD(o, "policy_failures", JSON_U64(b->policy_failures));
         JSON_ADD(o, "exit_status", b->exit_status >= 0 ? json_object_new_int(b->exit_status) : NULL);
         JSON_ADD(o, "kernel", TAKE_PTR(kernel));
-        for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++) {
+        FOREACH_RNG_SOURCE(k) {
                 struct json_object *i = NULL;
 
                 if (!b->instr[k].seen)
@@ -177,7 +189,7 @@ static int boot_to_json(const ReportBoot *b, sd_id128_t current, struct json_obj
                 r = instruction_to_json(&b->instr[k], &i);
                 if (r < 0)
                         return r;
-                JSON_ADD(instr, rng_instruction_upper_to_string(k), i);
+                JSON_ADD(instr, rng_source_display_name(k), i);
         }
         JSON_ADD(o, "instructions", TAKE_PTR(instr));
         *ret = TAKE_PTR(o);

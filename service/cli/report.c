@@ -5,6 +5,7 @@
 
 #include "cvm.h"
 #include "escape.h"
+#include "fail-on.h"
 #include "journal-ids.h"
 #include "macro.h"
 #include "parse-util.h"
@@ -148,8 +149,10 @@ static ReportBoot *find_boot(Report *r, sd_id128_t boot_id) {
 static ReportInstruction *find_instruction(ReportBoot *b, const EventFields *f) {
         const char *name = event_fields_get(f, "RNG_INSTRUCTION");
 
-        for (int i = 0; name && i < _RNG_INSTRUCTION_MAX; i++)
-                if (strcmp(name, rng_instruction_upper_to_string(i)) == 0)
+        if (!name)
+                return NULL;
+        FOREACH_RNG_SOURCE(i)
+                if (strcmp(name, rng_source_display_name(i)) == 0)
                         return &b->instr[i];
         return NULL;
 }

@@ -15,7 +15,7 @@
 
 #include "journal-event.h"
 #include "kernel-rng-msg.h"
-#include "rng-cpu.h"
+#include "sources.h"
 
 typedef struct ReportInstruction {
         bool seen;
@@ -41,10 +41,11 @@ typedef struct ReportBoot {
         unsigned kernel_events[_KERNEL_RNG_MSG_MAX]; /* per KernelRngMsgKind */
         uint64_t kernel_failures;       /* sum of RNG_COUNT of exhausted/failed events */
         uint64_t kernel_own_failures;   /* of those, during rng-health's own probe (RNG_OWN_PROBE=1) */
-        /* Routine failures (RDSEED's, RNG_ROUTINE=1): their count, and the
-         * count and time of the records that carry an interval, for a rate. */
+        /* Routine failures (RNG_ROUTINE=1: of a source the kernel falls
+         * back from): their count, and the count and time of the records
+         * that carry an interval, for a rate. */
         uint64_t routine_failures, routine_rated, routine_interval_usec;
-        ReportInstruction instr[_RNG_INSTRUCTION_MAX];
+        ReportInstruction instr[_RNG_SOURCE_MAX];
 } ReportBoot;
 
 typedef struct Report {

@@ -17,7 +17,7 @@ typedef struct Hook {
         Script scripts[2][3];
 } Hook;
 
-static const RngSource *hook_source(RngInstruction i, unsigned width, unsigned thread, void *userdata) {
+static const RngSource *hook_source(RngSourceId i, unsigned width, unsigned thread, void *userdata) {
         Hook *h = userdata;
         return &h->scripts[i][rng_width_index(width)].source;
 }
@@ -122,10 +122,10 @@ static void check_params_effective(Hook *h) {
         /* no cap (--duration alone): the minimum stands */
         p.limits = (ProbeLimits) { .budget_usec = 1, .max_attempts = 0, .min_attempts = 1024 };
         p.widths = 1u << 2;
-        p.instructions = 1u << RNG_RDRAND;
+        p.instructions = 1u << RNG_SOURCE_RDRAND;
         CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
         CHECK_EQ_U64(rep.limits.min_attempts, 1024);
-        CHECK(rep.instr[RNG_RDRAND].runs[0].attempts >= 1024, "%" PRIu64 " tries", rep.instr[RNG_RDRAND].runs[0].attempts);
+        CHECK(rep.instr[RNG_SOURCE_RDRAND].runs[0].attempts >= 1024, "%" PRIu64 " tries", rep.instr[RNG_SOURCE_RDRAND].runs[0].attempts);
 }
 
 /* A sweep of scripted sources: the JSON's points add up and parse; the
@@ -149,7 +149,7 @@ static void check_sweep(Hook *h) {
         }
         probe_params_default(&p);
         p.threads = 1;
-        p.instructions = 1u << RNG_RDSEED;
+        p.instructions = 1u << RNG_SOURCE_RDSEED;
         p.widths = 1u << 1;
         p.limits = (ProbeLimits) { .budget_usec = 0, .max_attempts = 3200, .min_attempts = 0 };
         p.source = hook_source;

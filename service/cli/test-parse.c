@@ -35,7 +35,7 @@ static void test_args(void) {
         CHECK(a.params.limits.budget_usec == def.budget_usec && a.params.limits.max_attempts == def.max_attempts, "limits");
 
         CHECK_EQ_INT(parse(&a, "--instruction", "rdseed", "--width", "32", "--threads", "2", "--json", NULL), 0);
-        CHECK(a.params.instructions == 1u << RNG_RDSEED && a.params.widths == 1u << 1 && a.params.threads == 2 && a.json,
+        CHECK(a.params.instructions == 1u << RNG_SOURCE_RDSEED && a.params.widths == 1u << 1 && a.params.threads == 2 && a.json,
               "explicit");
         CHECK_EQ_INT(parse(&a, "--instruction=all", "--width=all", "--threads=all", NULL), 0);
         CHECK(a.params.instructions == 3 && a.params.widths == 7 && a.params.threads == 0, "all");
@@ -60,7 +60,7 @@ static void test_args(void) {
         CHECK_EQ_INT(parse(&a, "--instruction", "rdrand", "--instruction", "rdseed", NULL), 0);
         CHECK_EQ_INT(a.params.instructions, 3);
         CHECK_EQ_INT(parse(&a, "--instruction", "rdseed", "--instruction", "rdseed", NULL), 0);
-        CHECK_EQ_INT(a.params.instructions, 1u << RNG_RDSEED);
+        CHECK_EQ_INT(a.params.instructions, 1u << RNG_SOURCE_RDSEED);
         CHECK(parse(&a, "--count", "1", "--count", "2", NULL) == -EINVAL, "--count twice");
         CHECK(parse(&a, "--threads", "1", "--threads", "all", NULL) == -EINVAL, "--threads twice");
         CHECK(parse(&a, "--duration", "1s", "--duration", "2s", NULL) == -EINVAL, "--duration twice");

@@ -38,10 +38,10 @@ static void test_erratum_named(void) {
         fixed.microcode = 0xb00215a;
         make_report(SCRIPT_ZERO_RATE, 0.1, 0, cpuid, &r);
         probe_report_name_errata(&r, &zen5);
-        CHECK(r.instr[RNG_RDSEED].erratum && strcmp(r.instr[RNG_RDSEED].erratum->id, "amd-zen5-rdseed") == 0,
-              "Zen5 zero-rate: erratum %s", r.instr[RNG_RDSEED].erratum ? r.instr[RNG_RDSEED].erratum->id : "none");
-        CHECK(!r.instr[RNG_RDRAND].erratum, "RDRAND blamed");
-        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
+        CHECK(r.instr[RNG_SOURCE_RDSEED].erratum && strcmp(r.instr[RNG_SOURCE_RDSEED].erratum->id, "amd-zen5-rdseed") == 0,
+              "Zen5 zero-rate: erratum %s", r.instr[RNG_SOURCE_RDSEED].erratum ? r.instr[RNG_SOURCE_RDSEED].erratum->id : "none");
+        CHECK(!r.instr[RNG_SOURCE_RDRAND].erratum, "RDRAND blamed");
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_RDSEED, "boot"), 0);
         check_field(&f, "RNG_ERRATUM", "amd-zen5-rdseed");
         CHECK(strstr(get(&f, "MESSAGE"), "matches the known erratum amd-zen5-rdseed (fix: "), "MESSAGE=%s", get(&f, "MESSAGE"));
         event_fields_done(&f);
@@ -50,23 +50,23 @@ static void test_erratum_named(void) {
               "status: %s", status ?: "(null)");
         CHECK_EQ_INT(probe_report_to_json(&r, &j), 0);
         CHECK(json_object_object_get_ex(j, "instructions", &in), "instructions");
-        e = json_object_object_get(json_object_array_get_idx(in, RNG_RDSEED), "erratum");
+        e = json_object_object_get(json_object_array_get_idx(in, RNG_SOURCE_RDSEED), "erratum");
         CHECK(e && strcmp(json_object_get_string(json_object_object_get(e, "id")), "amd-zen5-rdseed") == 0, "JSON erratum");
 
         probe_report_name_errata(&r, &fixed);
-        CHECK(!r.instr[RNG_RDSEED].erratum, "fixed microcode blamed");
-        CHECK(r.instr[RNG_RDSEED].erratum_fixed, "fixed microcode not mentioned");
-        CHECK_EQ_U64(r.instr[RNG_RDSEED].erratum_fixed_microcode, 0xb00215a);
+        CHECK(!r.instr[RNG_SOURCE_RDSEED].erratum, "fixed microcode blamed");
+        CHECK(r.instr[RNG_SOURCE_RDSEED].erratum_fixed, "fixed microcode not mentioned");
+        CHECK_EQ_U64(r.instr[RNG_SOURCE_RDSEED].erratum_fixed_microcode, 0xb00215a);
 
         probe_report_name_errata(&r, &milan);
-        CHECK(!r.instr[RNG_RDSEED].erratum && !r.instr[RNG_RDSEED].erratum_fixed, "a guess on an unlisted CPU");
+        CHECK(!r.instr[RNG_SOURCE_RDSEED].erratum && !r.instr[RNG_SOURCE_RDSEED].erratum_fixed, "a guess on an unlisted CPU");
         probe_report_name_errata(&r, NULL);
-        CHECK(!r.instr[RNG_RDSEED].erratum && !r.have_cpu, "a guess without a CPU identity");
+        CHECK(!r.instr[RNG_SOURCE_RDSEED].erratum && !r.have_cpu, "a guess without a CPU identity");
 
         /* A healthy Zen5 is not blamed. */
         make_report(SCRIPT_HEALTHY, 0, 0, cpuid, &r);
         probe_report_name_errata(&r, &zen5);
-        CHECK(!r.instr[RNG_RDSEED].erratum, "a healthy result blamed");
+        CHECK(!r.instr[RNG_SOURCE_RDSEED].erratum, "a healthy result blamed");
 }
 
 static void test_report_model(void) {
@@ -91,7 +91,7 @@ static void test_report_model(void) {
         CHECK_EQ_INT(event_verdict(&f, &info), 0);
         CHECK_EQ_INT(report_add_entry(&rep, b1, 1002, &f), 0);
         event_fields_done(&f);
-        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "reprobe"), 0);
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_RDSEED, "reprobe"), 0);
         CHECK_EQ_INT(report_add_entry(&rep, b1, 5000, &f), 0);
         event_fields_done(&f);
         info.have_previous = true;
@@ -140,8 +140,8 @@ static void test_report_model(void) {
         CHECK_EQ_INT(rep.boots[0].probes, 2);
         CHECK_EQ_U64(rep.boots[0].first_usec, 1000);
         CHECK_EQ_U64(rep.boots[0].last_usec, 5000);
-        CHECK(strcmp(rep.boots[0].instr[RNG_RDSEED].worst_verdict, "exhausted") == 0, "worst");
-        CHECK(rep.boots[0].instr[RNG_RDSEED].failures > 0, "failures");
+        CHECK(strcmp(rep.boots[0].instr[RNG_SOURCE_RDSEED].worst_verdict, "exhausted") == 0, "worst");
+        CHECK(rep.boots[0].instr[RNG_SOURCE_RDSEED].failures > 0, "failures");
         CHECK_EQ_INT(rep.boots[1].verdict_changes, 1);
         CHECK(rep.boots[1].boot_verdict[0] == '\0', "second boot has no boot verdict");
 

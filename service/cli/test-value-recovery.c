@@ -61,7 +61,7 @@ static char *outputs(unsigned width, const uint64_t *values, size_t n, ProbeRepo
         FILE *out, *t;
 
         script_probe_values(width, values, n, &rep);
-        CHECK_EQ_U64(rep.instr[RNG_RDRAND].runs[0].delivered, n);
+        CHECK_EQ_U64(rep.instr[RNG_SOURCE_RDRAND].runs[0].delivered, n);
 
         out = open_memstream(&text, &len);
         if (!out)
@@ -82,17 +82,17 @@ static char *outputs(unsigned width, const uint64_t *values, size_t n, ProbeRepo
 
         /* the journal: the probe result, and an output check event per
          * run whose checks failed; report reads them back */
-        CHECK_EQ_INT(event_probe_result(&f, &rep, RNG_RDRAND, "boot"), 0);
+        CHECK_EQ_INT(event_probe_result(&f, &rep, RNG_SOURCE_RDRAND, "boot"), 0);
         for (size_t k = 0; k < f.n; k++)
                 put(out, "probe result field", f.v[k]);
         CHECK(report_add_entry(&report, boot, 1, &f) >= 0, "report took no probe result");
         event_fields_done(&f);
-        for (unsigned k = 0; k < rep.instr[RNG_RDRAND].n_runs; k++) {
-                const ProbeRun *run = &rep.instr[RNG_RDRAND].runs[k];
+        for (unsigned k = 0; k < rep.instr[RNG_SOURCE_RDRAND].n_runs; k++) {
+                const ProbeRun *run = &rep.instr[RNG_SOURCE_RDRAND].runs[k];
 
                 if (run->health.failed == 0)
                         continue;
-                CHECK_EQ_INT(event_output_check(&f, RNG_RDRAND, run, "boot"), 0);
+                CHECK_EQ_INT(event_output_check(&f, RNG_SOURCE_RDRAND, run, "boot"), 0);
                 for (size_t q = 0; q < f.n; q++)
                         put(out, "output check field", f.v[q]);
                 (void) report_add_entry(&report, boot, 2, &f);

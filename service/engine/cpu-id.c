@@ -9,7 +9,7 @@
 #include "kernel-state.h"
 #include "macro.h"
 #include "parse-util.h"
-#include "rng-cpu.h"
+#include "arch.h"
 
 #if RNG_ARCH_X86_64
 #include <cpuid.h>

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* Documented RNG errata: one table, matched against the CPU's identity and
+/* Documented RNG errata: one table keyed by source (beside the source
+ * table: sources/x86-errata.c), matched against the CPU's identity and
  * what the probe observed. An unknown CPU never matches. */
 
 #include <stdbool.h>
@@ -10,7 +11,7 @@
 
 #include "cpu-id.h"
 #include "kernel-state.h"
-#include "rng-cpu.h"
+#include "sources.h"
 
 #define ERRATUM_MAX_FIXES 12
 
@@ -26,12 +27,12 @@ typedef struct ErratumModels {
 } ErratumModels;
 
 typedef struct Erratum {
-        const char *id;          /* short, stable: "amd-zen5-rdseed" */
+        const char *id;          /* short, stable: RNG_ERRATUM= and the JSON name it */
         const char *vendor;      /* CPUID vendor string */
         unsigned family;
         unsigned model_min, model_max; /* inclusive */
         int stepping;            /* -1: any */
-        RngInstruction instruction;
+        RngSourceId instruction;
         unsigned widths;         /* bit mask: 16 → 1<<0, 32 → 1<<1, 64 → 1<<2 */
         unsigned symptom;        /* HealthCheck mask: any of these failed is the symptom */
         const char *kernel_reason_id; /* KernelReason id that is evidence too, or NULL */
@@ -55,11 +56,11 @@ typedef struct Erratum {
 
 /* One observed result of the probe. */
 typedef struct ErratumObservation {
-        RngInstruction instruction;
+        RngSourceId instruction;
         unsigned width;         /* 16, 32, 64; 0: no run (only kernel evidence) */
         bool broken;            /* the verdict was broken */
         unsigned failed;        /* HealthCheck mask */
-        KernelInstructionState kernel; /* the kernel's state for the instruction */
+        KernelSourceState kernel; /* the kernel's state for the instruction */
 } ErratumObservation;
 
 typedef enum ErratumMatch {
@@ -86,7 +87,7 @@ typedef enum ErratumKernel {
 ErratumKernel erratum_kernel_hides(const Erratum *e, const CpuId *cpu);
 /* The first entry for instruction i that the kernel hides it for on cpu;
  * NULL (and *ret ERRATUM_KERNEL_NONE) if none. */
-const Erratum *errata_kernel_hides(const CpuId *cpu, RngInstruction i, ErratumKernel *ret);
+const Erratum *errata_kernel_hides(const CpuId *cpu, RngSourceId i, ErratumKernel *ret);
 
 /* Whether the observations show e's symptom. */
 bool erratum_symptom_present(const Erratum *e, const ErratumObservation *obs, size_t n_obs);

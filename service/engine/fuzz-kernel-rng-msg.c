@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
         reason = kernel_reason_match(msg, size);
         if (reason) {
-                FUZZ_ASSERT(reason->instruction < _RNG_INSTRUCTION_MAX);
+                FUZZ_ASSERT(reason->instruction < _RNG_SOURCE_MAX);
                 FUZZ_ASSERT(reason->message && memmem(msg, size, reason->message, strlen(reason->message)));
         }
 
@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (r == 0)
                 return 0;
         FUZZ_ASSERT(m.kind < _KERNEL_RNG_MSG_MAX && kernel_rng_msg_kind_to_string(m.kind));
-        FUZZ_ASSERT(m.instruction < _RNG_INSTRUCTION_MAX);
+        FUZZ_ASSERT(m.instruction < _RNG_SOURCE_MAX);
         FUZZ_ASSERT(m.have_cpu == (m.kind == KERNEL_RNG_MSG_EXHAUSTED));
         if (m.kind != KERNEL_RNG_MSG_EXHAUSTED)
                 FUZZ_ASSERT(m.cpu == 0 && m.tries == 0);
@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 int n;
 
                 n = snprintf(buf, sizeof(buf), "x86/rng: %s exhausted after %u tries on CPU %u",
-                             m.instruction == RNG_RDRAND ? "RDRAND" : "RDSEED", m.tries, m.cpu);
+                             m.instruction == RNG_SOURCE_RDRAND ? "RDRAND" : "RDSEED", m.tries, m.cpu);
                 FUZZ_ASSERT(n > 0 && (size_t) n < sizeof(buf));
                 FUZZ_ASSERT(kernel_rng_msg_parse(buf, (size_t) n, &again) == 1);
                 FUZZ_ASSERT(msg_equal(&m, &again));

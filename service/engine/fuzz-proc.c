@@ -53,8 +53,8 @@ static void check_cmdline(const char *text, size_t len) {
 
 static void check_cpuinfo_flags(const char *text, size_t len) {
         static const char *const flags[] = { "rdrand", "rdseed", "hypervisor", "sev", "sev_es", "sev_snp" };
-        bool instr[_RNG_INSTRUCTION_MAX] = {};
-        size_t count[_RNG_INSTRUCTION_MAX] = {}, lines = 0;
+        bool instr[_RNG_SOURCE_MAX] = {};
+        size_t count[_RNG_SOURCE_MAX] = {}, lines = 0;
         int r;
 
         for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
@@ -63,7 +63,7 @@ static void check_cpuinfo_flags(const char *text, size_t len) {
 
                 FUZZ_ASSERT(n >= 0 && (size_t) n <= l);
                 FUZZ_ASSERT(kernel_cpuinfo_has_flag(text, len, flags[i]) == (n > 0));
-                if (i < _RNG_INSTRUCTION_MAX)
+                if (i < _RNG_SOURCE_MAX)
                         count[i] = (size_t) n;
                 lines = l; /* the same for every flag */
         }
@@ -72,7 +72,7 @@ static void check_cpuinfo_flags(const char *text, size_t len) {
                 FUZZ_ASSERT(r == -EBADMSG);
         else {
                 FUZZ_ASSERT(r == 0);
-                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                for (int i = 0; i < _RNG_SOURCE_MAX; i++)
                         FUZZ_ASSERT(instr[i] == (count[i] == lines));
         }
 }

@@ -7,27 +7,27 @@
  *
  * Values are only ever inspected here; no function prints or stores them.
  *
- * Defaults (see HEALTH_PARAMS_DEFAULT and service/cli/probe-json.md):
+ * Defaults (see HEALTH_PARAMS_DEFAULT and doc/probe-json.md):
  *   alpha = 2^-40 per test (the strict end of 90B's recommended range),
  *   H = 0.5 bit of min-entropy per output bit (claimed H = width/2 per sample;
- *       RDRAND/RDSEED claim full entropy, we claim half for margin),
+ *       the CPU instructions claim full entropy, we claim half for margin),
  *   W = 512 (90B's window for non-binary samples).
  *   C_RCT = 1 + ceil(-log2(alpha) / H)      -> 6 (16-bit), 4 (32), 3 (64)
  *   C_APT = 1 + CRITBINOM(W, 2^-H, 1-alpha) -> see health_cutoffs().
  * Rate checks (zeros, all-ones, consecutive repeats) compare with a uniform
  * source (p = 2^-width per value): alarm when the count is at or above the
  * smallest c with P[Binomial(n, 2^-width) >= c] <= alpha.
- * The kernel's RDRAND boot self-test (arch/x86/kernel/cpu/rdrand.c) is
- * replayed on the first 8 values: fewer than 5 of the 7 consecutive pairs
- * differing fails it.
+ * The x86 kernel's boot self-test of its random instruction (its CPU setup
+ * code, arch/x86/kernel/cpu/) is replayed on the first 8 values: fewer
+ * than 5 of the 7 consecutive pairs differing fails it.
  * Bit balance: each bit position's count of ones over the n values is
  * Binomial(n, 1/2) for a uniform source; alarm when it is at or below
  * n - c or at or above c, with c the smallest count whose upper tail is
  * <= alpha/2 (both tails together <= alpha per bit position, width * alpha
  * per stream). It catches a stuck bit line, a value narrower than its
  * width (the top bits always 0) and a biased bit. Unlike the checks above it
- * assumes unbiased bits, not only H: RDRAND/RDSEED output is conditioned and
- * claims full entropy.
+ * assumes unbiased bits, not only H: the CPU instructions' output is
+ * conditioned and claims full entropy.
  *
  * What is shown of the values (JSON, the only output with counts of the
  * values themselves): a statistic over fewer values than its check needs

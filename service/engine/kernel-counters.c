@@ -33,16 +33,20 @@ int kernel_counter_parse(const char *text, size_t len, uint64_t *ret) {
         return 0;
 }
 
-int kernel_counter_path(const char *root, RngInstruction i, const char *name, char *buf, size_t size) {
+int kernel_counter_path(const char *root, RngSourceId i, const char *name, char *buf, size_t size) {
+        const RngSourceDesc *d = rng_source_desc(i);
+
+        if (!d || !d->kernel.counters)
+                return -ENOENT;
         if (!root || (root[0] == '/' && root[1] == '\0'))
                 root = "";
         if ((size_t) snprintf(buf, size, "%s%s/%s_%s", root, KERNEL_COUNTERS_DIR,
-                              rng_instruction_to_string(i), name) >= size)
+                              d->kernel.counters, name) >= size)
                 return -ENAMETOOLONG;
         return 0;
 }
 
-static int read_counter(const char *root, RngInstruction i, const char *name, uint64_t *ret) {
+static int read_counter(const char *root, RngSourceId i, const char *name, uint64_t *ret) {
         char path[4096], buf[32];
         _cleanup_close_ int fd = -EBADF;
         ssize_t n;
@@ -64,6 +68,7 @@ static int read_counter(const char *root, RngInstruction i, const char *name, ui
 
 int kernel_counters_read(const char *root, KernelCounters *ret) {
         KernelCounters c = {};
+        bool any = false;
         int r;
 
         if (!ret)
@@ -71,19 +76,24 @@ int kernel_counters_read(const char *root, KernelCounters *ret) {
         /* exhausted first: the kernel counts a call as retried before it
          * counts it as exhausted, so reading in this order keeps
          * retried >= exhausted while both grow. */
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
+                if (!rng_source_desc(i)->kernel.counters)
+                        continue;
                 r = read_counter(root, i, "exhausted", &c.exhausted[i]);
                 if (r < 0)
                         return r;
                 r = read_counter(root, i, "retried", &c.retried[i]);
                 if (r < 0)
                         return r;
+                any = true;
         }
+        if (!any)
+                return -ENOENT; /* no source has counters */
         *ret = c;
         return 0;
 }
 
-int kernel_counter_open_poll(const char *root, RngInstruction i) {
+int kernel_counter_open_poll(const char *root, RngSourceId i) {
         char path[4096], buf[32];
         int fd, r;
 

@@ -43,14 +43,18 @@ static bool scan_literal(Scan *s, const char *lit) {
         return true;
 }
 
-static bool scan_instruction(Scan *s, RngInstruction *ret) {
-        if (scan_literal(s, "RDRAND"))
-                *ret = RNG_RDRAND;
-        else if (scan_literal(s, "RDSEED"))
-                *ret = RNG_RDSEED;
-        else
-                return false;
-        return true;
+/* The name of a source whose exhaustion lines start with prefix. */
+static bool scan_source(Scan *s, const char *prefix, RngSourceId *ret) {
+        FOREACH_RNG_SOURCE(i) {
+                const RngSourceDesc *d = rng_source_desc(i);
+
+                if (d->kernel.log_prefix && strcmp(d->kernel.log_prefix, prefix) == 0 &&
+                    scan_literal(s, d->kernel.log_name)) {
+                        *ret = i;
+                        return true;
+                }
+        }
+        return false;
 }
 
 /* Decimal digits without sign or leading garbage; fails on overflow. */
@@ -70,8 +74,30 @@ static bool scan_uint(Scan *s, unsigned *ret) {
         return true;
 }
 
+static bool ends_with(const char *msg, size_t len, const char *lit) {
+        size_t n = strlen(lit);
+
+        return len >= n && memcmp(msg + len - n, lit, n) == 0;
+}
+
 static bool record_equals(const char *msg, size_t len, const char *lit) {
         return len == strlen(lit) && memcmp(msg, lit, len) == 0;
+}
+
+/* A source's message of kind (failed: msg_failed, the whole record;
+ * defective: msg_defective, at its end) into *m. */
+static bool match_message(const char *msg, size_t len, KernelRngMsgKind kind, KernelRngMsg *m) {
+        FOREACH_RNG_SOURCE(i) {
+                const RngSourceDesc *d = rng_source_desc(i);
+                const char *lit = kind == KERNEL_RNG_MSG_FAILED ? d->kernel.msg_failed : d->kernel.msg_defective;
+
+                if (lit && (kind == KERNEL_RNG_MSG_FAILED ? record_equals(msg, len, lit) : ends_with(msg, len, lit))) {
+                        m->kind = kind;
+                        m->instruction = i;
+                        return true;
+                }
+        }
+        return false;
 }
 
 int kernel_rng_msg_parse(const char *msg, size_t len, KernelRngMsg *ret) {
@@ -84,13 +110,18 @@ int kernel_rng_msg_parse(const char *msg, size_t len, KernelRngMsg *ret) {
         while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == '\r' || msg[len - 1] == ' '))
                 len--;
 
-        /* "x86/rng: RDSEED exhausted after 10 tries on CPU 1": the whole
+        /* "<prefix><NAME> exhausted after 10 tries on CPU 1": the whole
          * record, nothing before it, and after it nothing or a note, "; "
          * and any text (series v3: "; logged once per boot, counted in
-         * ..."; notes are not ABI, so their text is not checked). */
-        s = (Scan) { msg, msg + len };
-        if (scan_literal(&s, "x86/rng: ")) {
-                if (scan_instruction(&s, &m.instruction) &&
+         * ..."; notes are not ABI, so their text is not checked). A record
+         * that starts with a source's prefix is that or nothing. */
+        FOREACH_RNG_SOURCE(i) {
+                const char *prefix = rng_source_desc(i)->kernel.log_prefix;
+
+                s = (Scan) { msg, msg + len };
+                if (!prefix || !scan_literal(&s, prefix))
+                        continue;
+                if (scan_source(&s, prefix, &m.instruction) &&
                     scan_literal(&s, " exhausted after ") && scan_uint(&s, &m.tries) &&
                     scan_literal(&s, " tries on CPU ") && scan_uint(&s, &m.cpu) &&
                     (s.p == s.end || (scan_literal(&s, "; ") && s.p < s.end))) {
@@ -102,21 +133,10 @@ int kernel_rng_msg_parse(const char *msg, size_t len, KernelRngMsg *ret) {
                 return 0;
         }
 
-        /* The original 2024 posting's WARN_ONCE text is the whole record. */
-        if (record_equals(msg, len, "RDRAND failed") || record_equals(msg, len, "RDSEED failed")) {
-                m.kind = KERNEL_RNG_MSG_FAILED;
-                m.instruction = msg[2] == 'R' ? RNG_RDRAND : RNG_RDSEED;
-                *ret = m;
-                return 1;
-        }
-
-        /* The CoCo check panics with "RDRAND is defective." and the panic
-         * line carries a "Kernel panic - not syncing: " prefix. */
-        if (len >= strlen("RDRAND is defective.") &&
-            memcmp(msg + len - strlen("RDRAND is defective."), "RDRAND is defective.",
-                   strlen("RDRAND is defective.")) == 0) {
-                m.kind = KERNEL_RNG_MSG_DEFECTIVE;
-                m.instruction = RNG_RDRAND;
+        /* The original 2024 posting's WARN_ONCE text is the whole record;
+         * the CoCo check panics with its message, and the panic line
+         * carries a "Kernel panic - not syncing: " prefix. */
+        if (match_message(msg, len, KERNEL_RNG_MSG_FAILED, &m) || match_message(msg, len, KERNEL_RNG_MSG_DEFECTIVE, &m)) {
                 *ret = m;
                 return 1;
         }

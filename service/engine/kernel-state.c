@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "kernel-counters.h"
 #include "kernel-state.h"
 #include "macro.h"
 #include "parse-util.h"
@@ -39,28 +40,12 @@ static const char *const reason_source_names[_KERNEL_REASON_SOURCE_MAX] = {
 
 DEFINE_STRING_TABLE_TO_STRING(kernel_reason_source, KernelReasonSource, reason_source_names)
 
-/* Linux 6.12, verbatim. */
-static const KernelReason reason_table[] = {
-        { RNG_RDRAND, "self-test",
-          "RDRAND is not reliable on this platform; disabling.",
-          "arch/x86/kernel/cpu/rdrand.c boot self-test" },
-        { RNG_RDSEED, "amd-unreliable",
-          "RDSEED is not reliable on this platform; disabling.",
-          "arch/x86/kernel/cpu/amd.c" },
-        { RNG_RDSEED, "zen5-rdseed32",
-          "RDSEED32 is broken. Disabling the corresponding CPUID bit.",
-          "arch/x86/kernel/cpu/amd.c (Zen5 erratum)" },
-        { RNG_RDRAND, "amd-suspend",
-          "BIOS may not properly restore RDRAND after suspend, hiding RDRAND via CPUID. Use rdrand=force to reenable.",
-          "arch/x86/kernel/cpu/amd.c (family 15h/16h)" },
-};
-
 const KernelReason *kernel_reason_match(const char *record, size_t len) {
         if (!record)
                 return NULL;
-        for (size_t i = 0; i < ELEMENTSOF(reason_table); i++)
-                if (memmem(record, len, reason_table[i].message, strlen(reason_table[i].message)))
-                        return &reason_table[i];
+        for (size_t i = 0; i < kernel_reason_table_size; i++)
+                if (memmem(record, len, kernel_reason_table[i].message, strlen(kernel_reason_table[i].message)))
+                        return &kernel_reason_table[i];
         return NULL;
 }
 
@@ -114,10 +99,10 @@ bool kernel_cpuinfo_has_flag(const char *text, size_t len, const char *flag) {
         return kernel_cpuinfo_count_flag(text, len, flag, NULL) > 0;
 }
 
-int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_INSTRUCTION_MAX]) {
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_SOURCE_MAX]) {
+        FOREACH_RNG_SOURCE(i) {
                 size_t lines;
-                int n = kernel_cpuinfo_count_flag(text, len, rng_instruction_to_string(i), &lines);
+                int n = kernel_cpuinfo_count_flag(text, len, rng_source_desc(i)->detect.cpuinfo_flag, &lines);
 
                 if (n < 0)
                         return n;
@@ -152,16 +137,24 @@ bool kernel_cmdline_has_word(const char *cmdline, size_t len, const char *word) 
         return false;
 }
 
-#define STATE(kind, id, text, source) ((KernelInstructionState) { (kind), (id), (text), (source) })
+void kernel_cmdline_parse(const char *cmdline, size_t len, bool ret[_RNG_SOURCE_MAX]) {
+        FOREACH_RNG_SOURCE(i) {
+                const char *word = rng_source_desc(i)->kernel.cmdline_off;
 
-void kernel_state_build(KernelState *ret, const RngPresence presence[_RNG_INSTRUCTION_MAX],
-                        bool cpuinfo_ok, const bool flags[_RNG_INSTRUCTION_MAX],
-                        bool nordrand, KernelLogState log,
-                        const KernelReason *const reasons[_RNG_INSTRUCTION_MAX]) {
+                ret[i] = word && kernel_cmdline_has_word(cmdline, len, word);
+        }
+}
+
+#define STATE(kind, id, text, source) ((KernelSourceState) { (kind), (id), (text), (source) })
+
+void kernel_state_build(KernelState *ret, const RngPresence presence[_RNG_SOURCE_MAX],
+                        bool cpuinfo_ok, const bool flags[_RNG_SOURCE_MAX],
+                        const bool cmdline_off[_RNG_SOURCE_MAX], KernelLogState log,
+                        const KernelReason *const reasons[_RNG_SOURCE_MAX]) {
         *ret = (KernelState) { .log = log };
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                KernelInstructionState *s = &ret->instr[i];
+        FOREACH_RNG_SOURCE(i) {
+                KernelSourceState *s = &ret->instr[i];
                 const RngPresence *p = &presence[i];
                 const char *unknown = log == KERNEL_LOG_UNREADABLE ? "unknown (kernel log not readable)"
                                                                    : "unknown (no reason in kernel log)";
@@ -190,9 +183,9 @@ void kernel_state_build(KernelState *ret, const RngPresence presence[_RNG_INSTRU
                                    KERNEL_REASON_CPU);
                 else if (reasons[i])
                         *s = STATE(KERNEL_STATE_DISABLED, reasons[i]->id, reasons[i]->message, KERNEL_REASON_KERNEL_LOG);
-                else if (i == RNG_RDRAND && nordrand)
-                        *s = STATE(KERNEL_STATE_DISABLED, "nordrand", "nordrand on the kernel command line",
-                                   KERNEL_REASON_CMDLINE);
+                else if (cmdline_off[i])
+                        *s = STATE(KERNEL_STATE_DISABLED, rng_source_desc(i)->kernel.cmdline_off,
+                                   rng_source_desc(i)->kernel.cmdline_off_reason, KERNEL_REASON_CMDLINE);
                 else
                         *s = STATE(KERNEL_STATE_DISABLED, "unknown", unknown, KERNEL_REASON_NONE);
         }
@@ -209,7 +202,7 @@ int kernel_cpuinfo_read(const char *root, char **ret, size_t *ret_len) {
         return read_small_file(p, PROC_READ_MAX, ret, ret_len);
 }
 
-KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RNG_INSTRUCTION_MAX]) {
+KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RNG_SOURCE_MAX]) {
         _cleanup_close_ int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
         char buf[8192];
 
@@ -243,8 +236,9 @@ static const char *const retries_source_names[_KERNEL_RETRIES_SOURCE_MAX] = {
 
 DEFINE_STRING_TABLE_TO_STRING(kernel_retries_source, KernelRetriesSource, retries_source_names)
 
-uint64_t kernel_retries_for(const KernelState *kernel, RngInstruction i, uint64_t override,
+uint64_t kernel_retries_for(const KernelState *kernel, RngSourceId i, uint64_t override,
                             KernelRetriesSource *ret_source, const char **ret_why) {
+        const RngSourceDesc *d = rng_source_desc(i);
         KernelRetriesSource src;
         const char *why;
         uint64_t n;
@@ -253,20 +247,18 @@ uint64_t kernel_retries_for(const KernelState *kernel, RngInstruction i, uint64_
                 src = KERNEL_RETRIES_OVERRIDE;
                 why = "set by KernelRetries= or --kernel-retries";
                 n = override;
-        } else if (i == RNG_RDRAND) {
-                src = kernel ? (kernel->retry_series ? KERNEL_RETRIES_SERIES : KERNEL_RETRIES_STOCK)
-                             : KERNEL_RETRIES_ASSUMED;
-                why = "every kernel retries RDRAND 10 times (RDRAND_RETRY_LOOPS)";
-                n = KERNEL_RDRAND_TRIES;
+        } else if (!d) {
+                src = KERNEL_RETRIES_ASSUMED;
+                why = "not a source of this build";
+                n = 1;
         } else if (kernel && kernel->retry_series) {
                 src = KERNEL_RETRIES_SERIES;
-                why = "this kernel retries RDSEED 10 times (" KERNEL_RNG_SYSFS_PROBE " of the retry series exists)";
-                n = KERNEL_RDSEED_TRIES_SERIES;
+                why = d->kernel.tries_series_why;
+                n = d->kernel.tries_series;
         } else {
                 src = kernel ? KERNEL_RETRIES_STOCK : KERNEL_RETRIES_ASSUMED;
-                why = kernel ? "a stock kernel tries RDSEED once (no " KERNEL_RNG_SYSFS_PROBE ")"
-                             : "kernel not read: a stock kernel, which tries RDSEED once, is assumed";
-                n = KERNEL_RDSEED_TRIES_STOCK;
+                why = kernel ? d->kernel.tries_stock_why : d->kernel.tries_assumed_why;
+                n = d->kernel.tries_stock;
         }
         if (ret_source)
                 *ret_source = src;
@@ -275,15 +267,33 @@ uint64_t kernel_retries_for(const KernelState *kernel, RngInstruction i, uint64_
         return n;
 }
 
-static KernelLogState scan_kmsg(const KernelReason *reasons[_RNG_INSTRUCTION_MAX], void *userdata) {
+bool kernel_retry_series_present(const char *root) {
+        bool any = false;
+
+        FOREACH_RNG_SOURCE(i) {
+                const RngSourceDesc *d = rng_source_desc(i);
+                char path[PATH_MAX];
+
+                if (d->kernel.tries_series == d->kernel.tries_stock)
+                        continue;
+                /* root's, 0400: its existence needs no privilege */
+                if (kernel_counter_path(root, i, "exhausted", path, sizeof(path)) < 0 ||
+                    access(path, F_OK) < 0)
+                        return false;
+                any = true;
+        }
+        return any;
+}
+
+static KernelLogState scan_kmsg(const KernelReason *reasons[_RNG_SOURCE_MAX], void *userdata) {
         return kernel_log_scan("/dev/kmsg", reasons);
 }
 
-int kernel_state_read(const RngPresence presence[_RNG_INSTRUCTION_MAX], KernelLogScanFn scan, void *userdata,
+int kernel_state_read(const RngPresence presence[_RNG_SOURCE_MAX], KernelLogScanFn scan, void *userdata,
                       KernelState *ret) {
         _cleanup_free_ char *cpuinfo = NULL, *cmdline = NULL;
-        const KernelReason *reasons[_RNG_INSTRUCTION_MAX] = {};
-        bool flags[_RNG_INSTRUCTION_MAX] = {}, cpuinfo_ok = false, nordrand = false, need_log = false;
+        const KernelReason *reasons[_RNG_SOURCE_MAX] = {};
+        bool flags[_RNG_SOURCE_MAX] = {}, cmdline_off[_RNG_SOURCE_MAX] = {}, cpuinfo_ok = false, need_log = false;
         KernelLogState log = KERNEL_LOG_NOT_NEEDED;
         size_t len;
         int r;
@@ -294,15 +304,16 @@ int kernel_state_read(const RngPresence presence[_RNG_INSTRUCTION_MAX], KernelLo
         cpuinfo_ok = r >= 0;
 
         if (read_small_file("/proc/cmdline", PROC_READ_MAX, &cmdline, &len) >= 0)
-                nordrand = kernel_cmdline_has_word(cmdline, len, "nordrand");
+                kernel_cmdline_parse(cmdline, len, cmdline_off);
 
-        /* The log is read for an instruction the kernel disabled (CPUID has
-         * it, the flag is gone) or hid (CPUID lacks it, yet it executes). */
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        /* The log is read for a source the kernel disabled (the CPU
+         * advertises it, the flag is gone) or hid (the CPU does not, yet it
+         * executes). */
+        FOREACH_RNG_SOURCE(i)
                 need_log = need_log || (cpuinfo_ok && presence[i].executes && !flags[i]);
         if (need_log)
                 log = (scan ?: scan_kmsg)(reasons, userdata);
-        kernel_state_build(ret, presence, cpuinfo_ok, flags, nordrand, log, reasons);
-        ret->retry_series = access(KERNEL_RNG_SYSFS_PROBE, F_OK) == 0;
+        kernel_state_build(ret, presence, cpuinfo_ok, flags, cmdline_off, log, reasons);
+        ret->retry_series = kernel_retry_series_present(NULL);
         return cpuinfo_ok ? 0 : r;
 }

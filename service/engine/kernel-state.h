@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* The kernel's view of RDRAND/RDSEED: /proc/cpuinfo flags (the kernel
- * clears them when it disables an instruction), `nordrand` on /proc/cmdline,
- * and the reason from the kernel log (/dev/kmsg). */
+/* The kernel's view of the sources: /proc/cpuinfo flags (the kernel
+ * clears a source's flag when it disables it), a word on /proc/cmdline that
+ * turns one off, and the reason from the kernel log (/dev/kmsg). What each
+ * source's flag, word and reasons are is the source table's (sources.h). */
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rng-cpu.h"
+#include "sources.h"
 
 typedef enum KernelStateKind {
         KERNEL_STATE_UNKNOWN,  /* /proc/cpuinfo unreadable or unparsable */
@@ -26,7 +27,7 @@ const char *kernel_state_kind_to_string(KernelStateKind k); /* "enabled", ... */
 typedef enum KernelReasonSource {
         KERNEL_REASON_NONE,       /* enabled: no reason */
         KERNEL_REASON_KERNEL_LOG, /* the kernel's own message (/dev/kmsg, or the journal) */
-        KERNEL_REASON_CMDLINE,    /* nordrand on /proc/cmdline */
+        KERNEL_REASON_CMDLINE,    /* the source's off word on /proc/cmdline (its descriptor's cmdline_off) */
         KERNEL_REASON_ERRATA,     /* the errata table: this CPU model is one the kernel hides it on */
         KERNEL_REASON_CPU,        /* what CPUID and the guarded try say, nothing more known */
         _KERNEL_REASON_SOURCE_MAX,
@@ -34,12 +35,12 @@ typedef enum KernelReasonSource {
 
 const char *kernel_reason_source_to_string(KernelReasonSource s); /* "kernel-log", ... */
 
-typedef struct KernelInstructionState {
+typedef struct KernelSourceState {
         KernelStateKind state;
         const char *reason_id; /* short machine-readable id, NULL when enabled */
         const char *reason;    /* human-readable reason, NULL when enabled */
         KernelReasonSource reason_source;
-} KernelInstructionState;
+} KernelSourceState;
 
 typedef enum KernelLogState {
         KERNEL_LOG_NOT_NEEDED, /* nothing disabled or hidden: the log was not read */
@@ -50,19 +51,10 @@ typedef enum KernelLogState {
 
 const char *kernel_log_state_to_string(KernelLogState s); /* "not-needed", "read", "unreadable" */
 
-/* The rng-health kernel series' sysfs directory (counters, patch 0006). A
- * kernel that has it retries RDSEED like RDRAND. */
+/* The rng-health kernel series' sysfs directory (counters, patch 0006):
+ * two files per source it counts (kernel-counters.h). A kernel that has
+ * them runs the series' loops (each source's tries_series). */
 #define KERNEL_RNG_SYSFS_DIR "/sys/devices/system/cpu/rng"
-/* A file in it that tells the series (v4 layout); it is root's, 0400, but
- * its existence can be tested without privileges. */
-#define KERNEL_RNG_SYSFS_PROBE KERNEL_RNG_SYSFS_DIR "/rdseed_exhausted"
-
-/* Tries per call of the running kernel's loop (arch/x86/include/asm/archrandom.h):
- * RDRAND_RETRY_LOOPS = 10 for RDRAND in every kernel; RDSEED once in a
- * stock kernel, RDRAND_RETRY_LOOPS with the series. */
-#define KERNEL_RDRAND_TRIES 10
-#define KERNEL_RDSEED_TRIES_STOCK 1
-#define KERNEL_RDSEED_TRIES_SERIES 10
 
 typedef enum KernelRetriesSource {
         KERNEL_RETRIES_STOCK,    /* no series sysfs directory: a stock kernel's loops */
@@ -75,24 +67,30 @@ typedef enum KernelRetriesSource {
 const char *kernel_retries_source_to_string(KernelRetriesSource s); /* "stock", "series", ... */
 
 typedef struct KernelState {
-        KernelInstructionState instr[_RNG_INSTRUCTION_MAX];
+        KernelSourceState instr[_RNG_SOURCE_MAX];
         KernelLogState log;
-        bool retry_series; /* KERNEL_RNG_SYSFS_PROBE exists */
+        bool retry_series; /* the series' counter files are there (kernel_retry_series_present()) */
 } KernelState;
 
-/* Tries per call of the kernel's loop for instruction i: the override if
- * nonzero, else from the kernel (NULL: not read, a stock kernel assumed).
- * *ret_source says which, *ret_why says why in a sentence. */
-uint64_t kernel_retries_for(const KernelState *kernel, RngInstruction i, uint64_t override,
+/* Tries per call of the kernel's loop for source i: the override if
+ * nonzero, else from the kernel (NULL: not read, a stock kernel assumed)
+ * and the source's descriptor. *ret_source says which, *ret_why says why
+ * in a sentence. */
+uint64_t kernel_retries_for(const KernelState *kernel, RngSourceId i, uint64_t override,
                             KernelRetriesSource *ret_source, const char **ret_why);
 
 /* One entry of the reason table. */
 typedef struct KernelReason {
-        RngInstruction instruction;
+        RngSourceId instruction; /* the source it disables */
         const char *id;
         const char *message; /* verbatim kernel message, matched as a substring */
         const char *source;  /* where the kernel prints it */
 } KernelReason;
+
+/* The kernel's reasons for disabling a source, keyed by source, in the
+ * order they are matched (beside the source table: sources.c). */
+extern const KernelReason kernel_reason_table[];
+extern const size_t kernel_reason_table_size;
 
 /* Match one kernel log record (any bytes, not NUL-terminated, possibly
  * truncated) against the reason table. Returns the entry or NULL. */
@@ -109,34 +107,45 @@ int kernel_cpuinfo_count_flag(const char *text, size_t len, const char *flag, si
 /* Whether some "flags" line has `flag`. */
 bool kernel_cpuinfo_has_flag(const char *text, size_t len, const char *flag);
 
-/* Parse /proc/cpuinfo text: ret[i] is true if every "flags" line has the
- * instruction's flag. -EBADMSG if there is no flags line. */
-int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_INSTRUCTION_MAX]);
+/* Parse /proc/cpuinfo text: ret[i] is true if every "flags" line has
+ * source i's flag (its descriptor's cpuinfo_flag). -EBADMSG if there is no
+ * flags line. */
+int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_SOURCE_MAX]);
 
 /* Whether the kernel command line (before a "--") holds the word. */
 bool kernel_cmdline_has_word(const char *cmdline, size_t len, const char *word);
 
-/* Combine the pieces into per-instruction states. reasons[i] is the matched
- * log entry or NULL. cpuinfo_ok=false means the flags are unknown. */
-void kernel_state_build(KernelState *ret, const RngPresence presence[_RNG_INSTRUCTION_MAX],
-                        bool cpuinfo_ok, const bool flags[_RNG_INSTRUCTION_MAX],
-                        bool nordrand, KernelLogState log,
-                        const KernelReason *const reasons[_RNG_INSTRUCTION_MAX]);
+/* Whether the command line holds each source's off word (its descriptor's
+ * cmdline_off). */
+void kernel_cmdline_parse(const char *cmdline, size_t len, bool ret[_RNG_SOURCE_MAX]);
+
+/* Combine the pieces into per-source states. reasons[i] is the matched log
+ * entry or NULL, cmdline_off[i] whether the command line turns source i
+ * off. cpuinfo_ok=false means the flags are unknown. */
+void kernel_state_build(KernelState *ret, const RngPresence presence[_RNG_SOURCE_MAX],
+                        bool cpuinfo_ok, const bool flags[_RNG_SOURCE_MAX],
+                        const bool cmdline_off[_RNG_SOURCE_MAX], KernelLogState log,
+                        const KernelReason *const reasons[_RNG_SOURCE_MAX]);
+
+/* Whether the running kernel has the rng-health series below root (NULL:
+ * /): the counter directory of every source whose loop the series changes
+ * (tries_series != tries_stock) is there. */
+bool kernel_retry_series_present(const char *root);
 
 /* Read kernel log records from path (/dev/kmsg: one record per read(),
  * until EAGAIN) and fill reasons[] with matches. */
-KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RNG_INSTRUCTION_MAX]);
+KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RNG_SOURCE_MAX]);
 
 /* A reader of this boot's kernel messages: fills reasons[] with the
  * matches of kernel_reason_match(). The CLI reads /dev/kmsg; the daemon,
  * which may not (no CAP_SYSLOG), the journal's kernel transport. */
-typedef KernelLogState (*KernelLogScanFn)(const KernelReason *reasons[_RNG_INSTRUCTION_MAX], void *userdata);
+typedef KernelLogState (*KernelLogScanFn)(const KernelReason *reasons[_RNG_SOURCE_MAX], void *userdata);
 
 /* Read everything from /proc, and the kernel log (scan, NULL: /dev/kmsg)
- * only when an instruction was disabled or hidden (the log can be
+ * only when a source was disabled or hidden (the log can be
  * megabytes on a long-running machine). *ret is filled in any case (a
  * problem is described in the reasons). Returns 0; -errno if /proc/cpuinfo
  * cannot be read, -EBADMSG if it has no "flags" line (the state is then
  * unknown): for the caller to log. The kernel log is never an error. */
-int kernel_state_read(const RngPresence presence[_RNG_INSTRUCTION_MAX], KernelLogScanFn scan, void *userdata,
+int kernel_state_read(const RngPresence presence[_RNG_SOURCE_MAX], KernelLogScanFn scan, void *userdata,
                       KernelState *ret);

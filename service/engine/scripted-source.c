@@ -109,7 +109,7 @@ void script_init(Script *s, ScriptKind kind, unsigned width, double rate, uint64
                 .rng = seed,
                 .source = {
                         .name = "scripted",
-                        .instruction = RNG_RDSEED,
+                        .instruction = RNG_SOURCE_RDSEED,
                         .width = width,
                         .draw = script_draw,
                 },
@@ -132,40 +132,40 @@ static void run_clear_timing(ProbeRun *r) {
 
 void script_report_clear_timing(ProbeReport *r) {
         r->wall_nsec = 0;
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
                 for (unsigned j = 0; j < r->instr[i].n_runs; j++)
                         run_clear_timing(&r->instr[i].runs[j]);
 }
 
-static const RngSource *one_source(RngInstruction i, unsigned width, unsigned thread, void *userdata) {
+static const RngSource *one_source(RngSourceId i, unsigned width, unsigned thread, void *userdata) {
         return &((Script *) userdata)->source;
 }
 
 void script_probe_values(unsigned width, const uint64_t *values, size_t n, ProbeReport *ret) {
-        const bool cpuid[_RNG_INSTRUCTION_MAX] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         ProbeParams p;
         Script s;
 
         script_init_values(&s, width, values, n);
         probe_params_default(&p);
-        p.instructions = 1u << RNG_RDRAND;
+        p.instructions = 1u << RNG_SOURCE_RDRAND;
         p.widths = 1u << rng_width_index(width);
         p.threads = 1;
         p.limits = (ProbeLimits) { .budget_usec = 0, .max_attempts = n, .min_attempts = n };
         p.source = one_source;
         p.source_userdata = &s;
         p.cpuid = cpuid;
-        if (probe_run_all(&p, NULL, ret) < 0 || ret->instr[RNG_RDRAND].n_runs != 1 ||
-            ret->instr[RNG_RDRAND].runs[0].attempts != n)
+        if (probe_run_all(&p, NULL, ret) < 0 || ret->instr[RNG_SOURCE_RDRAND].n_runs != 1 ||
+            ret->instr[RNG_SOURCE_RDRAND].runs[0].attempts != n)
                 abort();
         script_report_clear_timing(ret);
 }
 
 typedef struct Hook {
-        Script scripts[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS];
+        Script scripts[_RNG_SOURCE_MAX][RNG_N_WIDTHS];
 } Hook;
 
-static const RngSource *hook_source(RngInstruction i, unsigned width, unsigned thread, void *userdata) {
+static const RngSource *hook_source(RngSourceId i, unsigned width, unsigned thread, void *userdata) {
         Hook *h = userdata;
 
         return &h->scripts[i][rng_width_index(width)].source;
@@ -178,9 +178,9 @@ static void make_report(ScriptKind rdseed, double rate, uint64_t param, const bo
 
         for (int w = 0; w < RNG_N_WIDTHS; w++) {
                 /* An instruction CPUID lacks raises SIGILL, unless hidden. */
-                script_init(&h.scripts[RNG_RDRAND][w], cpuid[RNG_RDRAND] ? SCRIPT_HEALTHY : SCRIPT_SIGILL,
+                script_init(&h.scripts[RNG_SOURCE_RDRAND][w], cpuid[RNG_SOURCE_RDRAND] ? SCRIPT_HEALTHY : SCRIPT_SIGILL,
                             rng_widths[w], 0, 0, 0, 1 + w);
-                script_init(&h.scripts[RNG_RDSEED][w], cpuid[RNG_RDSEED] || hidden ? rdseed : SCRIPT_SIGILL,
+                script_init(&h.scripts[RNG_SOURCE_RDSEED][w], cpuid[RNG_SOURCE_RDSEED] || hidden ? rdseed : SCRIPT_SIGILL,
                             rng_widths[w], rate, param, 0, 7 + w);
         }
         probe_params_default(&p);

@@ -2,6 +2,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "macro.h"
@@ -9,16 +10,16 @@
 #include "format-util.h"
 #include "status.h"
 
-static void format_instruction(const ProbeReport *r, RngInstruction i, char *buf, size_t len) {
-        /* "RDSEED exhausted: 72 % of tries failed, 3.31k values needed >1 try (the kernel seeds from
-         * RDRAND instead)": the verdict, its figures, and what the kernel does about it. */
-        const ProbeInstruction *in = &r->instr[i];
+static void format_instruction(const ProbeReport *r, RngSourceId i, char *buf, size_t len) {
+        /* "NAME exhausted: 72 % of tries failed, 3.31k values needed >1 try (CONSEQUENCE)": the
+         * verdict, its figures, and what the kernel does about it. */
+        const ProbeSourceResult *in = &r->instr[i];
         char a[16], b[16], c[16], checks[128];
-        const char *name = rng_instruction_upper_to_string(i);
+        const char *name = rng_source_display_name(i);
         const char *kernel = in->kernel.state == KERNEL_STATE_DISABLED ? " (disabled by the kernel)" : "";
         const ProbeSummary *s = &in->summary; /* summed once by probe_run_all() */
-        const ProbeRun *worst = probe_instruction_worst_run(in);
-        const char *consequence = probe_instruction_consequence(in);
+        const ProbeRun *worst = probe_source_worst_run(in);
+        const char *consequence = probe_source_consequence(in);
 
         if (!in->executes) {
                 snprintf(buf, len, "%s not supported by this CPU", name);
@@ -86,17 +87,26 @@ static void format_instruction(const ProbeReport *r, RngInstruction i, char *buf
 }
 
 char *status_format_probe(const ProbeReport *r) {
-        char out[1280] = "", part[512];
+        char out[1280] = "", part[512], names[256];
         bool any_cpuid = false;
 
-        if (!r->arch_supported)
-                return strdup("RDRAND/RDSEED: not an x86-64 machine, nothing to check");
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                any_cpuid = any_cpuid || (r->instr[i].selected && r->instr[i].executes);
-        if (!any_cpuid)
-                return strdup("no RDRAND/RDSEED on this CPU: nothing to check");
+        rng_source_names_join(RNG_SOURCES_ALL, true, "", "/", "/", names, sizeof(names));
+        if (!r->arch_supported) {
+                /* Built without draw code for its sources: say whose. */
+                const char *arch = rng_architecture_to_string(_RNG_SOURCE_MAX > 0 ? rng_source_desc(0)->architecture
+                                                                                  : RNG_ARCHITECTURE_ANY);
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                snprintf(out, sizeof(out), "%s: not an %s machine, nothing to check", names, arch);
+                return strdup(out);
+        }
+        FOREACH_RNG_SOURCE(i)
+                any_cpuid = any_cpuid || (r->instr[i].selected && r->instr[i].executes);
+        if (!any_cpuid) {
+                snprintf(out, sizeof(out), "no %s on this CPU: nothing to check", names);
+                return strdup(out);
+        }
+
+        FOREACH_RNG_SOURCE(i) {
                 size_t k = strlen(out);
 
                 if (!r->instr[i].selected)
@@ -105,4 +115,81 @@ char *status_format_probe(const ProbeReport *r) {
                 snprintf(out + k, sizeof(out) - k, "%s%s", k ? "; " : "", part);
         }
         return strdup(out);
+}
+
+char *status_format_kernel(const StatusKernelSource src[_RNG_SOURCE_MAX], bool have_counters, bool no_journal) {
+        char buf[768], note[96];
+        size_t k = 0;
+        char *status;
+
+        FOREACH_RNG_SOURCE(i) {
+                const StatusKernelSource *s = &src[i];
+                const char *name = rng_source_display_name(i);
+
+                if (s->waiting > 0)
+                        (void) snprintf(note, sizeof(note), "; %" PRIu64 " of them recorded in the journal "
+                                        "when the routine interval ends", s->waiting);
+                else
+                        note[0] = '\0';
+                if (s->failures > 0)
+                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s exhausted %" PRIu64 "x (%s%s)",
+                                      k ? ", " : "", name, s->failures, verdict_consequence(i, VERDICT_EXHAUSTED), note);
+                if (s->own > 0)
+                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)),
+                                      "%s%s exhausted %" PRIu64 "x during rng-health's own probe", k ? ", " : "",
+                                      name, s->own);
+                if (s->disabled)
+                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s disabled",
+                                      k ? ", " : "", name);
+                if (s->defective)
+                        k += snprintf(buf + k, sizeof(buf) - MIN(k, sizeof(buf)), "%s%s defective",
+                                      k ? ", " : "", name);
+                if (k >= sizeof(buf))
+                        break;
+        }
+
+        if (asprintf(&status, "kernel: %s%s",
+                     k > 0 ? buf : have_counters ? "no RNG failures" : "no RNG failures logged",
+                     no_journal ? "; no journal: kernel messages not followed" : "") < 0)
+                return NULL;
+        return status;
+}
+
+char *status_join(const char *const *fragments, size_t n) {
+        size_t len = 1;
+        char *s;
+
+        for (size_t i = 0; i < n; i++)
+                if (fragments[i] && fragments[i][0])
+                        len += strlen(fragments[i]) + 2;
+        s = malloc(len);
+        if (!s)
+                return NULL;
+        s[0] = '\0';
+        for (size_t i = 0; i < n; i++)
+                if (fragments[i] && fragments[i][0]) {
+                        if (s[0])
+                                strcat(s, "; ");
+                        strcat(s, fragments[i]);
+                }
+        return s;
+}
+
+char *status_format_line(const char *fragments, const char *fail_on, const char *cvm, bool reload_failed) {
+        char *line;
+
+        if (asprintf(&line, "%s%s%s%s%s%s%s", fail_on ? "FAILED (FailOn=" : "", fail_on ?: "", fail_on ? "): " : "",
+                     fragments ?: "", cvm ? "; confidential VM: " : "", cvm ?: "",
+                     reload_failed ? "; configuration error on reload, previous configuration kept "
+                                     "(see journalctl -u rng-health)" : "") < 0)
+                return NULL;
+        return line;
+}
+
+const char *status_probing(char *buf, size_t len) {
+        char names[256];
+
+        snprintf(buf, len, "Probing %s...", rng_source_names_join(RNG_SOURCES_ALL, true, "", "/", "/", names,
+                                                                   sizeof(names)));
+        return buf;
 }

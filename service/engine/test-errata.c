@@ -145,7 +145,7 @@ static void test_read(void) {
         CHECK(r == 0 || r == -ENOENT, "nonexistent: %d", r);
 }
 
-static ErratumObservation obs(RngInstruction i, unsigned width, unsigned failed) {
+static ErratumObservation obs(RngSourceId i, unsigned width, unsigned failed) {
         return (ErratumObservation) {
                 .instruction = i, .width = width, .broken = failed != 0, .failed = failed,
                 .kernel = { KERNEL_STATE_ENABLED, NULL, NULL, KERNEL_REASON_NONE },
@@ -156,11 +156,11 @@ static void test_match_fixtures(void) {
         CpuId z = parse(S(zen5_old)), zf = parse(S(zen5_fixed)), zu = parse(S(zen5_unlisted));
         CpuId m = parse(S(epyc_milan)), in = parse(S(intel)), f16 = parse(S(fam16h)),
               f15 = parse(S(fam15h)), cy = parse(S(cyan));
-        ErratumObservation zero32 = obs(RNG_RDSEED, 32, HEALTH_ZERO_RATE),
-                           zero64 = obs(RNG_RDSEED, 64, HEALTH_ZERO_RATE),
-                           ok32 = obs(RNG_RDSEED, 32, 0),
-                           ones = obs(RNG_RDRAND, 64, HEALTH_ONES_RATE | HEALTH_STUCK_ONES),
-                           kern = obs(RNG_RDSEED, 0, 0);
+        ErratumObservation zero32 = obs(RNG_SOURCE_RDSEED, 32, HEALTH_ZERO_RATE),
+                           zero64 = obs(RNG_SOURCE_RDSEED, 64, HEALTH_ZERO_RATE),
+                           ok32 = obs(RNG_SOURCE_RDSEED, 32, 0),
+                           ones = obs(RNG_SOURCE_RDRAND, 64, HEALTH_ONES_RATE | HEALTH_STUCK_ONES),
+                           kern = obs(RNG_SOURCE_RDSEED, 0, 0);
         const Erratum *e;
         uint32_t fix;
 
@@ -176,7 +176,7 @@ static void test_match_fixtures(void) {
         CHECK(!errata_match(&zu, &zero32, 1), "zen5 unlisted stepping");
 
         /* Kernel evidence: RDSEED disabled with the Zen5 message. */
-        kern.kernel = (KernelInstructionState) { KERNEL_STATE_DISABLED, "zen5-rdseed32",
+        kern.kernel = (KernelSourceState) { KERNEL_STATE_DISABLED, "zen5-rdseed32",
                                                  "RDSEED32 is broken. Disabling the corresponding CPUID bit.",
                                                  KERNEL_REASON_KERNEL_LOG };
         e = errata_match(&z, &kern, 1);
@@ -239,10 +239,10 @@ static void test_every_entry(void) {
                         CHECK(errata_match(&cpu, &o, 1) == e, "%s: symptom on its CPU", e->id);
                         o = obs(e->instruction, width, 0);
                         CHECK(!errata_match(&cpu, &o, 1), "%s: no symptom", e->id);
-                        o = obs(e->instruction == RNG_RDRAND ? RNG_RDSEED : RNG_RDRAND, width, check);
+                        o = obs(e->instruction == RNG_SOURCE_RDRAND ? RNG_SOURCE_RDSEED : RNG_SOURCE_RDRAND, width, check);
                         CHECK(!errata_match(&cpu, &o, 1), "%s: other instruction", e->id);
                         o = obs(e->instruction, width, check);
-                        o.kernel = (KernelInstructionState) { KERNEL_STATE_DISABLED, e->kernel_reason_id, "x",
+                        o.kernel = (KernelSourceState) { KERNEL_STATE_DISABLED, e->kernel_reason_id, "x",
                                                               KERNEL_REASON_KERNEL_LOG };
                         CHECK(errata_match(&cpu, &o, 1) == e, "%s: kernel evidence", e->id);
                         /* Hidden (CPUID bit cleared) for the same reason: evidence too. */
@@ -275,34 +275,34 @@ static void test_kernel_hides(void) {
         ErratumKernel h;
         const Erratum *e;
 
-        e = errata_kernel_hides(&z, RNG_RDSEED, &h);
+        e = errata_kernel_hides(&z, RNG_SOURCE_RDSEED, &h);
         CHECK(e && strcmp(e->id, "amd-zen5-rdseed") == 0 && h == ERRATUM_KERNEL_HIDES, "zen5 old microcode");
-        CHECK(!errata_kernel_hides(&zf, RNG_RDSEED, &h) && h == ERRATUM_KERNEL_NONE, "zen5 fixed microcode");
+        CHECK(!errata_kernel_hides(&zf, RNG_SOURCE_RDSEED, &h) && h == ERRATUM_KERNEL_NONE, "zen5 fixed microcode");
         /* check_rdseed_microcode() returns false for a patch level it does not list. */
-        e = errata_kernel_hides(&zu, RNG_RDSEED, &h);
+        e = errata_kernel_hides(&zu, RNG_SOURCE_RDSEED, &h);
         CHECK(e && h == ERRATUM_KERNEL_HIDES, "zen5 unlisted stepping");
         /* A VM without a microcode line: hidden unless the (unknown) microcode is fixed. */
-        e = errata_kernel_hides(&vm, RNG_RDSEED, &h);
+        e = errata_kernel_hides(&vm, RNG_SOURCE_RDSEED, &h);
         CHECK(e && h == ERRATUM_KERNEL_HIDES_UNLESS_FIXED, "zen5 without microcode");
-        CHECK(!errata_kernel_hides(&z, RNG_RDRAND, NULL), "zen5 RDRAND");
+        CHECK(!errata_kernel_hides(&z, RNG_SOURCE_RDRAND, NULL), "zen5 RDRAND");
         /* Family 1Ah models outside X86_FEATURE_ZEN5's ranges (Zen6, a gap). */
         vm.model = 0x50;
-        CHECK(!errata_kernel_hides(&vm, RNG_RDSEED, NULL), "zen6");
+        CHECK(!errata_kernel_hides(&vm, RNG_SOURCE_RDSEED, NULL), "zen6");
         vm.model = 0x30;
-        CHECK(!errata_kernel_hides(&vm, RNG_RDSEED, NULL), "family 1Ah model 30h");
+        CHECK(!errata_kernel_hides(&vm, RNG_SOURCE_RDSEED, NULL), "family 1Ah model 30h");
         vm.model = 0xd3;
-        CHECK(errata_kernel_hides(&vm, RNG_RDSEED, NULL), "family 1Ah model d3h");
+        CHECK(errata_kernel_hides(&vm, RNG_SOURCE_RDSEED, NULL), "family 1Ah model d3h");
 
-        e = errata_kernel_hides(&cy, RNG_RDSEED, &h);
+        e = errata_kernel_hides(&cy, RNG_SOURCE_RDSEED, &h);
         CHECK(e && strcmp(e->id, "amd-cyan-skillfish-rdseed") == 0 && h == ERRATUM_KERNEL_HIDES, "cyan");
         cy.stepping = 1;
-        CHECK(!errata_kernel_hides(&cy, RNG_RDSEED, NULL), "cyan other stepping");
-        e = errata_kernel_hides(&f16, RNG_RDRAND, &h);
+        CHECK(!errata_kernel_hides(&cy, RNG_SOURCE_RDSEED, NULL), "cyan other stepping");
+        e = errata_kernel_hides(&f16, RNG_SOURCE_RDRAND, &h);
         CHECK(e && strcmp(e->id, "amd-fam16h-rdrand-resume") == 0 && h == ERRATUM_KERNEL_HIDES, "fam16h");
-        CHECK(!errata_kernel_hides(&f16, RNG_RDSEED, NULL), "fam16h RDSEED");
-        CHECK(!errata_kernel_hides(&m, RNG_RDSEED, NULL) && !errata_kernel_hides(&m, RNG_RDRAND, NULL), "milan");
-        CHECK(!errata_kernel_hides(&in, RNG_RDSEED, NULL) && !errata_kernel_hides(&in, RNG_RDRAND, NULL), "intel");
-        CHECK(!errata_kernel_hides(NULL, RNG_RDSEED, NULL), "no identity");
+        CHECK(!errata_kernel_hides(&f16, RNG_SOURCE_RDSEED, NULL), "fam16h RDSEED");
+        CHECK(!errata_kernel_hides(&m, RNG_SOURCE_RDSEED, NULL) && !errata_kernel_hides(&m, RNG_SOURCE_RDRAND, NULL), "milan");
+        CHECK(!errata_kernel_hides(&in, RNG_SOURCE_RDSEED, NULL) && !errata_kernel_hides(&in, RNG_SOURCE_RDRAND, NULL), "intel");
+        CHECK(!errata_kernel_hides(NULL, RNG_SOURCE_RDSEED, NULL), "no identity");
 }
 
 /* A probe report with RDSEED hidden (not in CPUID, it executes and fails
@@ -312,17 +312,17 @@ static void test_kernel_hides(void) {
 static void test_hidden_reason(void) {
         CpuId z = parse(S(zen5_old)), cy = parse(S(cyan)), in = parse(S(intel));
         CpuId vm = parse(S("vendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\nstepping\t: 1\n"));
-        const KernelInstructionState logged = { KERNEL_STATE_HIDDEN, "zen5-rdseed32",
+        const KernelSourceState logged = { KERNEL_STATE_HIDDEN, "zen5-rdseed32",
                                                 "RDSEED32 is broken. Disabling the corresponding CPUID bit.",
                                                 KERNEL_REASON_KERNEL_LOG };
-        const KernelInstructionState unknown = { KERNEL_STATE_HIDDEN, "unknown",
+        const KernelSourceState unknown = { KERNEL_STATE_HIDDEN, "unknown",
                                                  "not advertised by CPUID, yet it executes (kernel log not readable)",
                                                  KERNEL_REASON_CPU };
-        ProbeInstruction *rd;
+        ProbeSourceResult *rd;
         static ProbeReport r;
 
         script_make_hidden_report(SCRIPT_RANDOM_FAIL, 0.95, 0, &r);
-        rd = &r.instr[RNG_RDSEED];
+        rd = &r.instr[RNG_SOURCE_RDSEED];
         CHECK_EQ_INT(rd->verdict, VERDICT_HIDDEN);
 
         /* Zen5 with the kernel's line. */

@@ -17,17 +17,17 @@ static void test_reason_match(void) {
         char *big;
 
         m = kernel_reason_match(S("6,1234,567890,-;x86/cpu: RDSEED32 is broken. Disabling the corresponding CPUID bit.\n"));
-        CHECK(m && m->instruction == RNG_RDSEED && strcmp(m->id, "zen5-rdseed32") == 0, "zen5");
+        CHECK(m && m->instruction == RNG_SOURCE_RDSEED && strcmp(m->id, "zen5-rdseed32") == 0, "zen5");
         m = kernel_reason_match(S("4,1,2,-;RDRAND is not reliable on this platform; disabling.\n"));
-        CHECK(m && m->instruction == RNG_RDRAND && strcmp(m->id, "self-test") == 0, "self-test");
+        CHECK(m && m->instruction == RNG_SOURCE_RDRAND && strcmp(m->id, "self-test") == 0, "self-test");
         m = kernel_reason_match(S("4,1,2,-;RDSEED is not reliable on this platform; disabling.\n"));
-        CHECK(m && m->instruction == RNG_RDSEED && strcmp(m->id, "amd-unreliable") == 0, "amd-unreliable");
+        CHECK(m && m->instruction == RNG_SOURCE_RDSEED && strcmp(m->id, "amd-unreliable") == 0, "amd-unreliable");
         m = kernel_reason_match(S("4,1,2,-;x86/cpu: BIOS may not properly restore RDRAND after suspend, hiding RDRAND via CPUID. Use rdrand=force to reenable.\n"));
-        CHECK(m && m->instruction == RNG_RDRAND && strcmp(m->id, "amd-suspend") == 0, "amd-suspend");
+        CHECK(m && m->instruction == RNG_SOURCE_RDRAND && strcmp(m->id, "amd-suspend") == 0, "amd-suspend");
 
         /* No newline at the end: still a match. */
         m = kernel_reason_match(S("RDSEED32 is broken. Disabling the corresponding CPUID bit."));
-        CHECK(m && m->instruction == RNG_RDSEED, "no newline");
+        CHECK(m && m->instruction == RNG_SOURCE_RDSEED, "no newline");
         /* Truncated: no match. */
         CHECK(!kernel_reason_match(S("6,1,2,-;RDSEED32 is broken. Disabling the corr")), "truncated matched");
         /* Length shorter than the string: the matcher must not read past len. */
@@ -41,7 +41,7 @@ static void test_reason_match(void) {
         CHECK(!kernel_reason_match(S("6,1,2,-;random: crng init done\n")), "unrelated");
         /* Non-UTF-8 bytes and NULs around the message. */
         m = kernel_reason_match(S("\xff\xfe\x00\xc3(;RDRAND is not reliable on this platform; disabling.\x80\x00"));
-        CHECK(m && m->instruction == RNG_RDRAND, "non-UTF-8");
+        CHECK(m && m->instruction == RNG_SOURCE_RDRAND, "non-UTF-8");
         /* A huge record with the message at the very end. */
         big = malloc(1 << 20);
         CHECK(big != NULL, "malloc");
@@ -50,7 +50,7 @@ static void test_reason_match(void) {
                 memset(big, 'x', 1 << 20);
                 memcpy(big + (1 << 20) - strlen(msg), msg, strlen(msg));
                 m = kernel_reason_match(big, 1 << 20);
-                CHECK(m && m->instruction == RNG_RDSEED, "huge record");
+                CHECK(m && m->instruction == RNG_SOURCE_RDSEED, "huge record");
                 CHECK(!kernel_reason_match(big, (1 << 20) - 1), "huge record cut by one");
                 free(big);
         }
@@ -61,19 +61,19 @@ static void test_cpuinfo(void) {
 
         CHECK_EQ_INT(kernel_cpuinfo_parse(S("processor\t: 0\nflags\t\t: fpu rdrand sse rdseed adx\n\n"
                                             "processor\t: 1\nflags\t\t: fpu rdrand sse rdseed adx\n"), f), 0);
-        CHECK(f[RNG_RDRAND] && f[RNG_RDSEED], "both present");
+        CHECK(f[RNG_SOURCE_RDRAND] && f[RNG_SOURCE_RDSEED], "both present");
 
         /* One CPU lacks rdseed: not enabled for the machine. */
         CHECK_EQ_INT(kernel_cpuinfo_parse(S("flags\t: rdrand rdseed\nflags\t: rdrand\n"), f), 0);
-        CHECK(f[RNG_RDRAND] && !f[RNG_RDSEED], "heterogeneous");
+        CHECK(f[RNG_SOURCE_RDRAND] && !f[RNG_SOURCE_RDSEED], "heterogeneous");
 
         /* The Zen5 case: rdseed cleared. Last line without newline. */
         CHECK_EQ_INT(kernel_cpuinfo_parse(S("flags : fpu rdrand"), f), 0);
-        CHECK(f[RNG_RDRAND] && !f[RNG_RDSEED], "no newline");
+        CHECK(f[RNG_SOURCE_RDRAND] && !f[RNG_SOURCE_RDSEED], "no newline");
 
         /* Prefixes, suffixes and look-alikes do not count. */
         CHECK_EQ_INT(kernel_cpuinfo_parse(S("flags\t: nordrand rdrand_x xrdseed rdseed1\n"), f), 0);
-        CHECK(!f[RNG_RDRAND] && !f[RNG_RDSEED], "look-alikes");
+        CHECK(!f[RNG_SOURCE_RDRAND] && !f[RNG_SOURCE_RDSEED], "look-alikes");
         /* "vmx flags" (a different line) and "flagsx" are not the flags line. */
         CHECK(kernel_cpuinfo_parse(S("vmx flags\t: rdrand\nflagsx : rdrand\n"), f) == -EBADMSG, "not a flags line");
 
@@ -85,11 +85,11 @@ static void test_cpuinfo(void) {
 
         /* Truncated in the middle of a word. */
         CHECK_EQ_INT(kernel_cpuinfo_parse(S("flags : rdrand rdse"), f), 0);
-        CHECK(f[RNG_RDRAND] && !f[RNG_RDSEED], "truncated word");
+        CHECK(f[RNG_SOURCE_RDRAND] && !f[RNG_SOURCE_RDSEED], "truncated word");
 
         /* Non-UTF-8 and NUL bytes between words. */
         CHECK_EQ_INT(kernel_cpuinfo_parse(S("flags : \xff\xfe rdrand \x80 rdseed\n"), f), 0);
-        CHECK(f[RNG_RDRAND] && f[RNG_RDSEED], "non-UTF-8");
+        CHECK(f[RNG_SOURCE_RDRAND] && f[RNG_SOURCE_RDSEED], "non-UTF-8");
 }
 
 static void test_cmdline(void) {
@@ -111,44 +111,46 @@ static void test_build(void) {
                           rdseed_hidden[2] = { HAS(true), HIDDEN }, rdseed_sigill[2] = { HAS(true), SIGILL_ };
         const bool flags_both[2] = { true, true }, flags_rdrand[2] = { true, false }, flags_none[2] = {};
         const KernelReason *none[2] = {}, *zen5[2] = {};
+        /* the kernel command line: nothing turned off, or nordrand */
+        const bool on[2] = {}, nordrand[2] = { [RNG_SOURCE_RDRAND] = true };
         KernelState k;
 
-        zen5[RNG_RDSEED] = kernel_reason_match(S("RDSEED32 is broken. Disabling the corresponding CPUID bit."));
+        zen5[RNG_SOURCE_RDSEED] = kernel_reason_match(S("RDSEED32 is broken. Disabling the corresponding CPUID bit."));
 
-        kernel_state_build(&k, cpuid_both, true, flags_both, false, KERNEL_LOG_NOT_NEEDED, none);
+        kernel_state_build(&k, cpuid_both, true, flags_both, on, KERNEL_LOG_NOT_NEEDED, none);
         CHECK(k.instr[0].state == KERNEL_STATE_ENABLED && k.instr[1].state == KERNEL_STATE_ENABLED, "enabled");
         CHECK(k.instr[0].reason == NULL, "enabled has no reason");
         CHECK_EQ_INT(k.instr[0].reason_source, KERNEL_REASON_NONE);
 
-        kernel_state_build(&k, cpuid_both, true, flags_rdrand, false, KERNEL_LOG_READ, zen5);
+        kernel_state_build(&k, cpuid_both, true, flags_rdrand, on, KERNEL_LOG_READ, zen5);
         CHECK(k.instr[1].state == KERNEL_STATE_DISABLED && strcmp(k.instr[1].reason_id, "zen5-rdseed32") == 0,
               "zen5 disabled");
         CHECK_EQ_INT(k.instr[1].reason_source, KERNEL_REASON_KERNEL_LOG);
 
-        kernel_state_build(&k, cpuid_both, true, flags_rdrand, false, KERNEL_LOG_UNREADABLE, none);
+        kernel_state_build(&k, cpuid_both, true, flags_rdrand, on, KERNEL_LOG_UNREADABLE, none);
         CHECK(strcmp(k.instr[1].reason, "unknown (kernel log not readable)") == 0, "kmsg unreadable: %s",
               k.instr[1].reason);
 
-        kernel_state_build(&k, cpuid_both, true, flags_rdrand, false, KERNEL_LOG_READ, none);
+        kernel_state_build(&k, cpuid_both, true, flags_rdrand, on, KERNEL_LOG_READ, none);
         CHECK(strcmp(k.instr[1].reason, "unknown (no reason in kernel log)") == 0, "no reason");
 
-        kernel_state_build(&k, cpuid_both, true, flags_none, true, KERNEL_LOG_READ, none);
+        kernel_state_build(&k, cpuid_both, true, flags_none, nordrand, KERNEL_LOG_READ, none);
         CHECK(strcmp(k.instr[0].reason_id, "nordrand") == 0, "nordrand");
         CHECK_EQ_INT(k.instr[0].reason_source, KERNEL_REASON_CMDLINE);
 
         /* Not in CPUID, never tried (not x86-64): absent. */
-        kernel_state_build(&k, cpuid_rdrand, true, flags_rdrand, false, KERNEL_LOG_NOT_NEEDED, none);
+        kernel_state_build(&k, cpuid_rdrand, true, flags_rdrand, on, KERNEL_LOG_NOT_NEEDED, none);
         CHECK(k.instr[1].state == KERNEL_STATE_ABSENT, "absent");
         CHECK(strcmp(k.instr[1].reason, "not advertised by CPUID") == 0, "absent: %s", k.instr[1].reason);
 
         /* Not in CPUID, and the guarded try raised SIGILL: absent, said so. */
-        kernel_state_build(&k, rdseed_sigill, true, flags_rdrand, false, KERNEL_LOG_NOT_NEEDED, none);
+        kernel_state_build(&k, rdseed_sigill, true, flags_rdrand, on, KERNEL_LOG_NOT_NEEDED, none);
         CHECK(k.instr[1].state == KERNEL_STATE_ABSENT, "sigill absent");
         CHECK(strstr(k.instr[1].reason, "SIGILL") != NULL, "sigill reason: %s", k.instr[1].reason);
 
         /* Zen5 with the kernel line: hidden, the kernel's own reason. The
          * flag is gone from /proc/cpuinfo as well, as on the real machine. */
-        kernel_state_build(&k, rdseed_hidden, true, flags_rdrand, false, KERNEL_LOG_READ, zen5);
+        kernel_state_build(&k, rdseed_hidden, true, flags_rdrand, on, KERNEL_LOG_READ, zen5);
         CHECK_EQ_INT(k.instr[1].state, KERNEL_STATE_HIDDEN);
         CHECK(strcmp(k.instr[1].reason_id, "zen5-rdseed32") == 0, "hidden reason id %s", k.instr[1].reason_id);
         CHECK_EQ_INT(k.instr[1].reason_source, KERNEL_REASON_KERNEL_LOG);
@@ -156,13 +158,13 @@ static void test_build(void) {
 
         /* Zen5 without a readable log: hidden, reason unknown here (the
          * errata table may name it later, from the CPU's identity). */
-        kernel_state_build(&k, rdseed_hidden, true, flags_rdrand, false, KERNEL_LOG_UNREADABLE, none);
+        kernel_state_build(&k, rdseed_hidden, true, flags_rdrand, on, KERNEL_LOG_UNREADABLE, none);
         CHECK_EQ_INT(k.instr[1].state, KERNEL_STATE_HIDDEN);
         CHECK(strcmp(k.instr[1].reason_id, "unknown") == 0, "hidden unknown");
         CHECK(strstr(k.instr[1].reason, "not readable") != NULL, "reason: %s", k.instr[1].reason);
         CHECK_EQ_INT(k.instr[1].reason_source, KERNEL_REASON_CPU);
 
-        kernel_state_build(&k, cpuid_both, false, flags_none, false, KERNEL_LOG_NOT_NEEDED, none);
+        kernel_state_build(&k, cpuid_both, false, flags_none, on, KERNEL_LOG_NOT_NEEDED, none);
         CHECK(k.instr[0].state == KERNEL_STATE_UNKNOWN && k.instr[1].state == KERNEL_STATE_UNKNOWN, "unknown");
 }
 
@@ -180,8 +182,8 @@ static void test_log_scan(void) {
         CHECK(write(fd, log, sizeof(log) - 1) == (ssize_t) sizeof(log) - 1, "write");
         close(fd);
         CHECK(kernel_log_scan(path, reasons) == KERNEL_LOG_READ, "regular file");
-        CHECK(reasons[RNG_RDSEED] && strcmp(reasons[RNG_RDSEED]->id, "zen5-rdseed32") == 0, "reason found");
-        CHECK(reasons[RNG_RDRAND] == NULL, "no RDRAND reason");
+        CHECK(reasons[RNG_SOURCE_RDSEED] && strcmp(reasons[RNG_SOURCE_RDSEED]->id, "zen5-rdseed32") == 0, "reason found");
+        CHECK(reasons[RNG_SOURCE_RDRAND] == NULL, "no RDRAND reason");
         unlink(path);
 
         /* The real log: readable or not, never an error. */
@@ -195,7 +197,7 @@ static KernelLogState scan_calls(const KernelReason *reasons[2], void *userdata)
 }
 
 static void test_read_real(void) {
-        RngPresence presence[2] = { HAS(rng_cpuid_supported(RNG_RDRAND)), HAS(rng_cpuid_supported(RNG_RDSEED)) };
+        RngPresence presence[2] = { HAS(rng_source_advertised(RNG_SOURCE_RDRAND)), HAS(rng_source_advertised(RNG_SOURCE_RDSEED)) };
         const RngPresence nothing[2] = { HAS(false), HAS(false) };
         unsigned calls = 0;
         KernelState k;

@@ -14,8 +14,8 @@ int main(void) {
 
         CHECK(!RNG_ARCH_X86_64, "built for x86-64 paths");
         CHECK(!rng_arch_supported(), "arch supported");
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                CHECK(!rng_cpuid_supported(i), "CPUID claims %s", rng_instruction_to_string(i));
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+                CHECK(!rng_source_advertised(i), "CPUID claims %s", rng_source_name(i));
                 for (int w = 0; w < RNG_N_WIDTHS; w++)
                         CHECK(rng_source_hardware(i, rng_widths[w]) == NULL, "hardware source exists");
         }
@@ -24,7 +24,7 @@ int main(void) {
         p.threads = 1;
         CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
         CHECK(!rep.arch_supported, "report says arch supported");
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
                 CHECK(!rep.instr[i].cpuid, "cpuid");
                 CHECK_EQ_U64(rep.instr[i].n_runs, 0);
                 CHECK_EQ_INT(rep.instr[i].verdict, VERDICT_UNSUPPORTED);

@@ -6,6 +6,7 @@
 
 #include "aggregator.h"
 #include "macro.h"
+#include "status.h"
 
 int aggregator_add_source(Aggregator *a, const VerdictSource *s) {
         if (a->n_sources >= AGGREGATOR_MAX_SOURCES)
@@ -33,17 +34,17 @@ bool aggregator_verdict(const Aggregator *a, Verdict *ret) {
  * (the kernel watch's ok: no kernel message) says nothing of presence, so
  * it does not turn an instruction the probe found hidden or unsupported
  * into ok. */
-bool aggregator_instr_verdicts(const Aggregator *a, Verdict ret[_RNG_INSTRUCTION_MAX]) {
-        Verdict problem[_RNG_INSTRUCTION_MAX], calm[_RNG_INSTRUCTION_MAX];
+bool aggregator_instr_verdicts(const Aggregator *a, Verdict ret[_RNG_SOURCE_MAX]) {
+        Verdict problem[_RNG_SOURCE_MAX], calm[_RNG_SOURCE_MAX];
         bool any = false;
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 problem[i] = VERDICT_OK;
                 calm[i] = VERDICT_OK;
         }
         for (unsigned k = 0; k < a->n_sources; k++)
                 if (a->sources[k]->reported) {
-                        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                        FOREACH_RNG_SOURCE(i) {
                                 Verdict v = a->sources[k]->instr[i];
 
                                 if (v > VERDICT_OK)
@@ -54,40 +55,28 @@ bool aggregator_instr_verdicts(const Aggregator *a, Verdict ret[_RNG_INSTRUCTION
                         any = true;
                 }
         if (any)
-                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+                FOREACH_RNG_SOURCE(i)
                         ret[i] = problem[i] > VERDICT_OK ? problem[i] : calm[i];
         return any;
 }
 
 Severity aggregator_severity(const Aggregator *a) {
-        Verdict v[_RNG_INSTRUCTION_MAX];
+        Verdict v[_RNG_SOURCE_MAX];
         Severity s = SEVERITY_INFO;
 
         if (!aggregator_instr_verdicts(a, v))
                 return s;
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        FOREACH_RNG_SOURCE(i)
                 s = MAX(s, verdict_severity(i, v[i]));
         return s;
 }
 
 char *aggregator_status(const Aggregator *a) {
-        size_t len = 1;
-        char *s;
+        const char *fragments[AGGREGATOR_MAX_SOURCES];
 
         for (unsigned i = 0; i < a->n_sources; i++)
-                if (a->sources[i]->reported && a->sources[i]->status[0])
-                        len += strlen(a->sources[i]->status) + 2;
-        s = malloc(len);
-        if (!s)
-                return NULL;
-        s[0] = '\0';
-        for (unsigned i = 0; i < a->n_sources; i++)
-                if (a->sources[i]->reported && a->sources[i]->status[0]) {
-                        if (s[0])
-                                strcat(s, "; ");
-                        strcat(s, a->sources[i]->status);
-                }
-        return s;
+                fragments[i] = a->sources[i]->reported ? a->sources[i]->status : NULL;
+        return status_join(fragments, a->n_sources);
 }
 
 bool aggregator_announce(Aggregator *a, AggregatorChange *ret) {

@@ -18,7 +18,7 @@ typedef struct Aggregator {
         const VerdictSource *sources[AGGREGATOR_MAX_SOURCES];
         bool announced;        /* a verdict was announced */
         Verdict announced_verdict;
-        Verdict announced_instr[_RNG_INSTRUCTION_MAX];
+        Verdict announced_instr[_RNG_SOURCE_MAX];
 } Aggregator;
 
 /* -E2BIG past AGGREGATOR_MAX_SOURCES. s must outlive the aggregator. */
@@ -27,7 +27,7 @@ int aggregator_add_source(Aggregator *a, const VerdictSource *s);
 bool aggregator_verdict(const Aggregator *a, Verdict *ret);
 /* Per instruction, the worst over the reported sources; false (ret
  * untouched) until some source has reported. */
-bool aggregator_instr_verdicts(const Aggregator *a, Verdict ret[_RNG_INSTRUCTION_MAX]);
+bool aggregator_instr_verdicts(const Aggregator *a, Verdict ret[_RNG_SOURCE_MAX]);
 /* The worst severity of the per-instruction verdicts (SEVERITY_INFO before
  * any report). */
 Severity aggregator_severity(const Aggregator *a);
@@ -36,12 +36,12 @@ char *aggregator_status(const Aggregator *a);
 
 typedef struct AggregatorChange {
         Verdict verdict;
-        Verdict instr[_RNG_INSTRUCTION_MAX];
+        Verdict instr[_RNG_SOURCE_MAX];
         Severity severity;   /* the worst of the per-instruction verdicts' */
         bool first;          /* nothing was announced before */
         bool changed;        /* first, or the verdict or an instruction's differs from the announced */
         Verdict previous;    /* the announced one, when !first */
-        Verdict previous_instr[_RNG_INSTRUCTION_MAX]; /* the announced ones, when !first */
+        Verdict previous_instr[_RNG_SOURCE_MAX]; /* the announced ones, when !first */
 } AggregatorChange;
 
 /* The current verdicts against the announced ones, which they then become.

@@ -10,7 +10,7 @@
  * header's "]" (inih would drop it), and in a setting a ';' or '#' (inih
  * cuts the value at " ;" as an inline comment: "Widths=64 ;32 16" would
  * probe 64 only) or a ':' before the '=' (inih takes ':' as '=':
- * "Instructions: rdrand"). Pure. */
+ * "Instructions: all"). Pure. */
 
 #include <stddef.h>
 

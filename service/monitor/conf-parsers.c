@@ -36,6 +36,7 @@ static int for_each_word(const ConfigKey *k, const char *value, void *field, cha
 }
 
 static int mask_word(const ConfigKey *k, const char *w, void *field, char *msg, size_t len) {
+        char expect[256];
         int bit;
 
         /* the command line's word for every one */
@@ -45,7 +46,8 @@ static int mask_word(const ConfigKey *k, const char *w, void *field, char *msg, 
         }
         bit = k->word(w);
         if (bit < 0) {
-                snprintf(msg, len, "invalid %s '%s' (expected %s)", k->what, w, k->expect);
+                snprintf(msg, len, "invalid %s '%s' (expected %s)", k->what, w,
+                         k->expect_words ? k->expect_words(expect, sizeof(expect)) : k->expect);
                 return -EINVAL;
         }
         *(unsigned *) field |= 1u << bit;
@@ -129,6 +131,8 @@ int config_parse_given_interval(const ConfigKey *k, const char *value, void *fie
 }
 
 static int fail_on_word(const ConfigKey *k, const char *w, void *field, char *msg, size_t len) {
+        char expect[384];
+
         if (strcmp(w, "none") == 0) {
                 snprintf(msg, len, "'none' combined with verdicts (none stands alone: it empties the list; "
                          "give it on a line of its own, then the verdicts)");
@@ -136,8 +140,8 @@ static int fail_on_word(const ConfigKey *k, const char *w, void *field, char *ms
         }
         if (fail_on_add_word(field, w) >= 0)
                 return 0;
-        snprintf(msg, len, "invalid entry '%s' (expected a verdict: degraded, exhausted, broken, hidden, "
-                 "unsupported or ok, optionally after rdrand: or rdseed:; or none alone)", w);
+        snprintf(msg, len, "invalid entry '%s' (expected %s; or none alone)", w,
+                 fail_on_words_expect(expect, sizeof(expect)));
         return -EINVAL;
 }
 

@@ -37,6 +37,8 @@ struct ConfigKey {
         size_t offset;               /* of the field in Config */
         uint64_t min, max;           /* bounds: of a number, of a duration (µs); a list's "all" mask (max) */
         const char *what, *expect;   /* for the error: "invalid WHAT 'value' (expected EXPECT)" */
+        /* a list's EXPECT made from a table into a buffer (NULL: expect) */
+        const char *(*expect_words)(char *buf, size_t len);
         int (*word)(const char *w);  /* a list's words: the bit, or -EINVAL */
         size_t set;                  /* of its "given" flag in Config (the parsers that keep one) */
         KeyWhereId where;            /* WHERE_NONE: no cross-key check reads it */

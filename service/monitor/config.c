@@ -34,7 +34,7 @@ void config_default(Config *ret) {
 FailOn config_fail_on(const Config *c, bool cvm) {
         if (c->fail_on_set)
                 return c->fail_on;
-        return cvm ? FAIL_ON_CVM_DEFAULT : (FailOn) {};
+        return cvm ? fail_on_cvm_default() : (FailOn) {};
 }
 
 uint64_t config_routine_usec(const Config *c) {
@@ -79,10 +79,10 @@ typedef struct ParseState {
         { .section = (s), .key = (k), .parse = (parser), .offset = offsetof(Config, field), __VA_ARGS__ }
 
 static const ConfigKey config_keys[] = {
-        KEY("Probe", "Instructions", config_parse_mask, probe.instructions, .max = (1u << _RNG_INSTRUCTION_MAX) - 1,
-            .what = "instruction", .expect = probe_instructions_expect, .word = rng_instruction_from_string,
+        KEY("Probe", "Instructions", config_parse_mask, probe.instructions, .max = RNG_SOURCES_ALL,
+            .what = "instruction", .expect_words = probe_instructions_expect, .word = rng_source_from_name,
             .set = offsetof(Config, instructions_set)),
-        KEY("Probe", "Widths", config_parse_mask, probe.widths, .max = (1u << RNG_N_WIDTHS) - 1, .what = "width",
+        KEY("Probe", "Widths", config_parse_mask, probe.widths, .max = RNG_WIDTHS_ALL, .what = "width",
             .expect = probe_widths_expect, .word = rng_width_from_string, .set = offsetof(Config, widths_set)),
         KEY("Probe", "Threads", config_parse_threads, probe.threads, .where = WHERE_THREADS),
         KEY("Probe", "BudgetSec", config_parse_time, probe.limits.budget_usec, .min = 1, .max = PROBE_BUDGET_USEC_MAX,

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "conf-files.h"
+#include "fail-on.h"
 #include "probe.h"
 
 typedef enum ConfidentialVmSetting {
@@ -46,7 +47,7 @@ typedef struct Config {
         bool routine_set;        /* KernelRoutineIntervalSec= given */
         uint64_t routine_usec;   /* KernelRoutineIntervalSec=, 0: record each at once */
         bool fail_on_set;        /* FailOn= given (else the default applies) */
-        FailOn fail_on;          /* per instruction */
+        FailOn fail_on;          /* per source */
         ConfidentialVmSetting confidential_vm;
         char metrics_path[PATH_MAX]; /* [Metrics] Path=, "": off */
 } Config;
@@ -67,13 +68,15 @@ void config_default(Config *ret);
 int config_load(const char *root, Config *ret, ConfigError *err);
 
 
-/* FailOn= in effect: the configured set, else FAIL_ON_CVM_DEFAULT (broken,
- * rdrand:exhausted) on a confidential VM and nothing elsewhere. */
+/* FailOn= in effect: the configured set, else fail_on_cvm_default() (the
+ * source table's: broken, and exhausted where it is not routine) on a
+ * confidential VM and nothing elsewhere. */
 FailOn config_fail_on(const Config *c, bool cvm);
 
-/* The kernel watch records routine failures (RDSEED's) at most once per
- * this: KernelRoutineIntervalSec= if given (0: each at once), else the
- * re-probe interval, else (re-probing off) 6 h. */
+/* The kernel watch records routine failures (those the kernel falls back
+ * from: verdict_severity()) at most once per this:
+ * KernelRoutineIntervalSec= if given (0: each at once), else the re-probe
+ * interval, else (re-probing off) 6 h. */
 uint64_t config_routine_usec(const Config *c);
 
 /* "file:line: Section.Key: message" */

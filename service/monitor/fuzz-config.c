@@ -124,7 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_ASSERT(main_len == 0 || !has_bad_byte(data, main_len));
         if (dropin)
                 FUZZ_ASSERT(dropin_len == 0 || !has_bad_byte(dropin, dropin_len));
-        FUZZ_ASSERT(c.probe.instructions != 0 && c.probe.instructions < (1u << _RNG_INSTRUCTION_MAX));
+        FUZZ_ASSERT(c.probe.instructions != 0 && c.probe.instructions < (1u << _RNG_SOURCE_MAX));
         FUZZ_ASSERT(c.probe.widths != 0 && c.probe.widths < (1u << RNG_N_WIDTHS));
         FUZZ_ASSERT(c.probe.threads <= CPU_SETSIZE);
         FUZZ_ASSERT(c.probe.limits.budget_usec >= 1 && c.probe.limits.budget_usec <= 10 * USEC_PER_SEC);
@@ -143,7 +143,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         FUZZ_ASSERT(c.reprobe_usec == 0 ||
                     (c.reprobe_usec >= USEC_PER_SEC && c.reprobe_usec <= 365 * USEC_PER_DAY));
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
                 FUZZ_ASSERT(c.fail_on.mask[i] < (1u << _VERDICT_MAX));
         FUZZ_ASSERT(c.fail_on_set || fail_on_empty(&c.fail_on));
         FUZZ_ASSERT(c.confidential_vm < _CVM_SETTING_MAX);

@@ -23,10 +23,10 @@
 
 /* The journal as kernel_watch_state_check() is told it: the counts in
  * userdata, up to any cursor. */
-static int count_messages(const char *cursor, uint64_t ret[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX], void *userdata) {
-        memcpy(ret, userdata, sizeof(uint64_t) * _KERNEL_RNG_MSG_MAX * _RNG_INSTRUCTION_MAX);
+static int count_messages(const char *cursor, uint64_t ret[_KERNEL_RNG_MSG_MAX][_RNG_SOURCE_MAX], void *userdata) {
+        memcpy(ret, userdata, sizeof(uint64_t) * _KERNEL_RNG_MSG_MAX * _RNG_SOURCE_MAX);
         if (!cursor)
-                memset(ret, 0, sizeof(uint64_t) * _KERNEL_RNG_MSG_MAX * _RNG_INSTRUCTION_MAX);
+                memset(ret, 0, sizeof(uint64_t) * _KERNEL_RNG_MSG_MAX * _RNG_SOURCE_MAX);
         return 0;
 }
 
@@ -58,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 return 0;
         }
         FUZZ_ASSERT(!memchr(data, '\0', size));
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
                 unsigned __int128 sum = (unsigned __int128) s.recorded[KERNEL_RNG_MSG_EXHAUSTED][i] +
                                         s.recorded[KERNEL_RNG_MSG_FAILED][i] + s.own[i];
 
@@ -77,12 +77,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
         /* Counters that are exactly what the state reported and recorded:
          * consistent; one fewer: not. */
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
                 counters.exhausted[i] = counters.retried[i] =
                         MAX(s.reported[i], s.recorded[KERNEL_RNG_MSG_EXHAUSTED][i] + s.recorded[KERNEL_RNG_MSG_FAILED][i]);
         FUZZ_ASSERT(kernel_watch_state_check_counters(&s, &counters, buf, sizeof(buf)) == 0);
         FUZZ_ASSERT(kernel_watch_state_check_counters(&s, NULL, buf, sizeof(buf)) == 0);
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
                 if (counters.exhausted[i] > 0) {
                         KernelCounters fewer = counters;
 
@@ -93,13 +93,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         /* A kernel without counters, and a journal holding exactly the
          * state's message counts: refused exactly for a counter's count. */
         {
-                uint64_t messages[_KERNEL_RNG_MSG_MAX][_RNG_INSTRUCTION_MAX];
+                uint64_t messages[_KERNEL_RNG_MSG_MAX][_RNG_SOURCE_MAX];
                 KernelWatchStateCheck none = { .no_counters = true, .count_messages = count_messages,
                                                .userdata = messages };
                 bool counted = false, recorded = false;
 
                 memcpy(messages, s.recorded, sizeof(messages));
-                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
                         counted = counted || s.reported[i] > 0 || s.own[i] > 0;
                         for (int k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
                                 recorded = recorded || s.recorded[k][i] > 0;
@@ -107,7 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 r = kernel_watch_state_check(&s, &none, buf, sizeof(buf));
                 /* without a cursor the journal holds no message of it */
                 FUZZ_ASSERT(r == (counted || (recorded && !s.cursor) ? -ERANGE : 0));
-                for (int i = 0; i < _RNG_INSTRUCTION_MAX && !counted && s.cursor; i++)
+                for (int i = 0; i < _RNG_SOURCE_MAX && !counted && s.cursor; i++)
                         for (int k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
                                 if (s.recorded[k][i] > 0) {
                                         messages[k][i]--;

@@ -60,20 +60,20 @@ int event_add_header(EventFields *f, const char *mid, int priority) {
         return 0;
 }
 
-static int add_run_fields(EventFields *f, RngInstruction i, const ProbeRun *run) {
-        EVENT_ADD(f, "RNG_INSTRUCTION=%s", rng_instruction_upper_to_string(i));
+static int add_run_fields(EventFields *f, RngSourceId i, const ProbeRun *run) {
+        EVENT_ADD(f, "RNG_INSTRUCTION=%s", rng_source_display_name(i));
         EVENT_ADD(f, "RNG_WIDTH=%u", run->width);
         EVENT_ADD(f, "RNG_MODE=%s", probe_mode_to_string(run->mode));
         EVENT_ADD(f, "RNG_THREADS=%u", run->threads);
         return 0;
 }
 
-int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, const char *trigger) {
-        const ProbeInstruction *in = &r->instr[i];
+int event_probe_result(EventFields *f, const ProbeReport *r, RngSourceId i, const char *trigger) {
+        const ProbeSourceResult *in = &r->instr[i];
         const ProbeSummary *s = &in->summary; /* summed once by probe_run_all() */
-        const ProbeRun *worst = probe_instruction_worst_run(in);
-        const char *consequence = probe_instruction_consequence(in);
-        const char *name = rng_instruction_upper_to_string(i);
+        const ProbeRun *worst = probe_source_worst_run(in);
+        const char *consequence = probe_source_consequence(in);
+        const char *name = rng_source_display_name(i);
         char rate[16], worst_rate[16];
         int k;
 
@@ -128,7 +128,7 @@ int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, c
         return 0;
 }
 
-int event_output_check(EventFields *f, RngInstruction i, const ProbeRun *run, const char *trigger) {
+int event_output_check(EventFields *f, RngSourceId i, const ProbeRun *run, const char *trigger) {
         char checks[128], named[384], bits[192];
         int k;
 
@@ -141,7 +141,7 @@ int event_output_check(EventFields *f, RngInstruction i, const ProbeRun *run, co
         if (k < 0)
                 return k;
         EVENT_ADD(f, "MESSAGE=%s %u-bit %s run on %u thread%s: output check failed: %s (%" PRIu64 " %s checked)",
-            rng_instruction_upper_to_string(i), run->width, probe_mode_to_string(run->mode),
+            rng_source_display_name(i), run->width, probe_mode_to_string(run->mode),
             run->threads, run->threads == 1 ? "" : "s", named, run->health.samples,
             plural(run->health.samples, "value", "values"));
         k = add_run_fields(f, i, run);
@@ -155,8 +155,8 @@ int event_output_check(EventFields *f, RngInstruction i, const ProbeRun *run, co
         return 0;
 }
 
-int event_unavailable(EventFields *f, const ProbeInstruction *in) {
-        const char *name = rng_instruction_upper_to_string(in->instruction);
+int event_unavailable(EventFields *f, const ProbeSourceResult *in) {
+        const char *name = rng_source_display_name(in->instruction);
         bool hidden = !in->cpuid && in->executes;
         int k;
 
@@ -188,10 +188,11 @@ int event_unavailable(EventFields *f, const ProbeInstruction *in) {
 static int add_verdict_context(EventFields *f, const VerdictEventInfo *info) {
         EVENT_ADD(f, "RNG_VERDICT=%s", verdict_to_string(info->verdict));
         EVENT_ADD(f, "RNG_SEVERITY=%s", severity_to_string(info->severity));
-        if (info->instr_verdicts) {
-                EVENT_ADD(f, "RNG_RDRAND_VERDICT=%s", verdict_to_string(info->instr_verdicts[RNG_RDRAND]));
-                EVENT_ADD(f, "RNG_RDSEED_VERDICT=%s", verdict_to_string(info->instr_verdicts[RNG_RDSEED]));
-        }
+        /* RNG_<SOURCE>_VERDICT: the table's display names. */
+        if (info->instr_verdicts)
+                FOREACH_RNG_SOURCE(i)
+                        EVENT_ADD(f, "RNG_%s_VERDICT=%s", rng_source_display_name(i),
+                                  verdict_to_string(info->instr_verdicts[i]));
         EVENT_ADD(f, "RNG_FAIL_ON=%s", info->fail_on ?: "none");
         EVENT_ADD(f, "RNG_CONFIDENTIAL_VM=%s", info->cvm ?: "none");
         if (info->trigger)
@@ -199,16 +200,16 @@ static int add_verdict_context(EventFields *f, const VerdictEventInfo *info) {
         return 0;
 }
 
-/* "RDRAND from ok to exhausted" for each instruction whose verdict differs
- * from the announced one ("" if none does). */
+/* "NAME from ok to exhausted" for each source whose verdict differs from
+ * the announced one ("" if none does). */
 static void format_instr_changes(const VerdictEventInfo *info, char *buf, size_t size) {
         size_t n = 0;
 
         buf[0] = '\0';
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX && n < size; i++)
+        for (int i = 0; i < _RNG_SOURCE_MAX && n < size; i++)
                 if (info->previous_instr_verdicts[i] != info->instr_verdicts[i]) {
                         int k = snprintf(buf + n, size - n, "%s%s from %s to %s", n > 0 ? " and " : "",
-                                         rng_instruction_upper_to_string(i),
+                                         rng_source_display_name(i),
                                          verdict_to_string(info->previous_instr_verdicts[i]),
                                          verdict_to_string(info->instr_verdicts[i]));
                         if (k < 0)
@@ -222,8 +223,8 @@ static int add_verdict_change(EventFields *f, const VerdictEventInfo *info) {
 
         if (info->previous_instr_verdicts && info->instr_verdicts)
                 format_instr_changes(info, what, sizeof(what));
-        /* The overall verdict stayed and an instruction's changed (RDSEED
-         * exhausted, then RDRAND too): name what changed, not "from
+        /* The overall verdict stayed and a source's changed (one
+         * exhausted, then another too): name what changed, not "from
          * exhausted to exhausted". */
         if (info->previous == info->verdict && what[0])
                 EVENT_ADD(f, "MESSAGE=Hardware RNG verdict changed for %s (overall still %s, severity %s): %s", what,
@@ -233,12 +234,10 @@ static int add_verdict_change(EventFields *f, const VerdictEventInfo *info) {
                           verdict_to_string(info->previous), verdict_to_string(info->verdict),
                           severity_to_string(info->severity), info->status ?: "");
         EVENT_ADD(f, "RNG_PREVIOUS_VERDICT=%s", verdict_to_string(info->previous));
-        if (info->previous_instr_verdicts) {
-                EVENT_ADD(f, "RNG_PREVIOUS_RDRAND_VERDICT=%s",
-                          verdict_to_string(info->previous_instr_verdicts[RNG_RDRAND]));
-                EVENT_ADD(f, "RNG_PREVIOUS_RDSEED_VERDICT=%s",
-                          verdict_to_string(info->previous_instr_verdicts[RNG_RDSEED]));
-        }
+        if (info->previous_instr_verdicts)
+                FOREACH_RNG_SOURCE(i)
+                        EVENT_ADD(f, "RNG_PREVIOUS_%s_VERDICT=%s", rng_source_display_name(i),
+                                  verdict_to_string(info->previous_instr_verdicts[i]));
         EVENT_ADD(f, "RNG_SOURCE=%s", info->source ?: "probe");
         return 0;
 }
@@ -267,11 +266,11 @@ int event_policy_failure(EventFields *f, const VerdictEventInfo *info, int exit_
         if (k < 0)
                 return k;
         EVENT_ADD(f, "MESSAGE=Hardware RNG verdict %s %s is in FailOn=%s%s: exiting with status %d",
-            rng_instruction_upper_to_string(info->fail_instruction), verdict_to_string(info->fail_verdict),
+            rng_source_display_name(info->fail_instruction), verdict_to_string(info->fail_verdict),
             info->fail_on ?: "none",
             info->cvm && strcmp(info->cvm, "none") != 0 ? " (confidential VM)" : "", exit_status);
         EVENT_ADD(f, "RNG_EXIT_STATUS=%d", exit_status);
-        EVENT_ADD(f, "RNG_FAIL_INSTRUCTION=%s", rng_instruction_upper_to_string(info->fail_instruction));
+        EVENT_ADD(f, "RNG_FAIL_INSTRUCTION=%s", rng_source_display_name(info->fail_instruction));
         EVENT_ADD(f, "RNG_FAIL_VERDICT=%s", verdict_to_string(info->fail_verdict));
         return add_verdict_context(f, info);
 }

@@ -9,14 +9,14 @@
  * hands such an array to sd_journal_sendv(). The RNG_* namespace is
  * documented in rng-health(8):
  *
- *   RNG_INSTRUCTION      RDRAND or RDSEED
+ *   RNG_INSTRUCTION      the source's display name (the source table's, sources.h)
  *   RNG_VERDICT          ok, degraded, exhausted, broken, hidden, unsupported
  *   RNG_SEVERITY         info, notice, warning, err (verdict_severity())
  *   RNG_CONSEQUENCE      what the running kernel does about the verdict
  *   RNG_HARDWARE_VERDICT the worst run's verdict, hidden or not
  *   RNG_PREVIOUS_VERDICT the verdict before a change
- *   RNG_PREVIOUS_RDRAND_VERDICT, RNG_PREVIOUS_RDSEED_VERDICT  each instruction's
- *                        before a change
+ *   RNG_PREVIOUS_<SOURCE>_VERDICT  each source's before a change (SOURCE:
+ *                        its display name, for every source of the table)
  *   RNG_WIDTH, RNG_MODE, RNG_THREADS       the run that decided the verdict
  *   RNG_ATTEMPTS, RNG_FAILURES, RNG_FAILURE_RATE, RNG_MAX_FAIL_STREAK,
  *   RNG_RETRY_EXHAUSTED                    counters of that run
@@ -35,7 +35,7 @@
  *   RNG_REASON           why an instruction is unavailable (cpuid, kernel, hidden)
  *   RNG_TRIGGER          boot, reprobe, reload, kernel
  *   RNG_SOURCE           the verdict source behind a change (probe, kernel)
- *   RNG_RDRAND_VERDICT, RNG_RDSEED_VERDICT
+ *   RNG_<SOURCE>_VERDICT each source's verdict (SOURCE: its display name)
  *   RNG_CONFIDENTIAL_VM  none, tdx, sev, sev-es, sev-snp, forced (ConfidentialVM=yes)
  *   RNG_FAIL_ON          the verdicts of FailOn= in effect ("none" if none)
  *   RNG_EXIT_STATUS, RNG_FAIL_INSTRUCTION, RNG_FAIL_VERDICT
@@ -55,6 +55,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "fail-on.h"
 #include "probe.h"
 
 #define EVENT_FIELDS_MAX 40
@@ -81,27 +82,27 @@ void event_fields_done(EventFields *f);
 
 
 /* Probe result of one instruction (selected and in CPUID). */
-int event_probe_result(EventFields *f, const ProbeReport *r, RngInstruction i, const char *trigger);
+int event_probe_result(EventFields *f, const ProbeReport *r, RngSourceId i, const char *trigger);
 /* One event per run whose output checks failed: call for each run with
  * run->health.failed != 0. */
-int event_output_check(EventFields *f, RngInstruction i, const ProbeRun *run, const char *trigger);
+int event_output_check(EventFields *f, RngSourceId i, const ProbeRun *run, const char *trigger);
 /* Not in CPUID, or disabled by the kernel. */
-int event_unavailable(EventFields *f, const ProbeInstruction *in);
+int event_unavailable(EventFields *f, const ProbeSourceResult *in);
 
 typedef struct VerdictEventInfo {
         Verdict verdict;
         Severity severity;             /* PRIORITY and RNG_SEVERITY */
         bool have_previous;
         Verdict previous;
-        const Verdict *previous_instr_verdicts; /* [_RNG_INSTRUCTION_MAX] or NULL, with have_previous */
+        const Verdict *previous_instr_verdicts; /* [_RNG_SOURCE_MAX] or NULL, with have_previous */
         const char *trigger;
         const char *source;            /* RNG_SOURCE of a change */
         const char *status;            /* the STATUS= line */
-        const Verdict *instr_verdicts; /* [_RNG_INSTRUCTION_MAX] or NULL */
+        const Verdict *instr_verdicts; /* [_RNG_SOURCE_MAX] or NULL */
         const char *cvm;               /* "none", "tdx", ... */
         const char *fail_on;           /* FailOn= in effect, fail_on_format()'s; NULL: "none" */
         /* A FailOn= match: the instruction and its verdict that matched. */
-        RngInstruction fail_instruction;
+        RngSourceId fail_instruction;
         Verdict fail_verdict;
 } VerdictEventInfo;
 

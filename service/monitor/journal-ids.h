@@ -27,16 +27,17 @@
 #define RNG_MID_POLICY_FAILURE_STR      "24ba1f2b793047dc8ce6d83d30881331"
 
 /* The kernel watch (kernel-watch.h): the kernel's own RNG messages. */
-/* The kernel's retry loop ran out ("x86/rng: RDSEED exhausted after 10
- * tries on CPU 1"; RNG_COUNT from the kernel's counters). */
+/* The kernel's retry loop ran out ("<prefix><NAME> exhausted after 10
+ * tries on CPU 1", kernel-rng-msg.h; RNG_COUNT from the kernel's
+ * counters). */
 #define RNG_MID_KERNEL_EXHAUSTED_STR    "6afb1a83c7bc4980acdc39cf56eda719"
-/* "RDRAND failed"/"RDSEED failed": the warning as first posted in 2024
- * (kernels with it but without the rest of the series). */
+/* "<NAME> failed": the warning as first posted in 2024 (kernels with it
+ * but without the rest of the series). */
 #define RNG_MID_KERNEL_FAILED_STR       "afc3fa1e389d4fd09025eccfbafec529"
-/* The kernel disabled an instruction ("... is not reliable on this
- * platform; disabling.", "RDSEED32 is broken. ..."). */
+/* The kernel disabled a source (one of the reasons of the table beside
+ * the source table, kernel-state.h). */
 #define RNG_MID_KERNEL_DISABLED_STR     "5f601626a168491082d4dbeb04f2e135"
-/* "RDRAND is defective.": the confidential-computing boot check's panic. */
+/* "<NAME> is defective.": the confidential-computing boot check's panic. */
 #define RNG_MID_KERNEL_DEFECTIVE_STR    "e6f45ebba3664214908f96a4b5d070c3"
 
 /* The MESSAGE_ID of a kernel watch event of kind k (kernel-rng-msg.h), for

@@ -10,7 +10,7 @@
 #include "kernel-watch-journal.h"
 #include "macro.h"
 
-KernelLogState journal_kernel_log_scan(const KernelReason *reasons[_RNG_INSTRUCTION_MAX], void *userdata) {
+KernelLogState journal_kernel_log_scan(const KernelReason *reasons[_RNG_SOURCE_MAX], void *userdata) {
         _cleanup_(sd_journal_closep) sd_journal *j = NULL;
         sd_id128_t boot;
         int r;

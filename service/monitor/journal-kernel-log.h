@@ -11,4 +11,4 @@
 
 /* userdata: unused. KERNEL_LOG_UNREADABLE when the journal cannot be
  * opened or read. */
-KernelLogState journal_kernel_log_scan(const KernelReason *reasons[_RNG_INSTRUCTION_MAX], void *userdata);
+KernelLogState journal_kernel_log_scan(const KernelReason *reasons[_RNG_SOURCE_MAX], void *userdata);

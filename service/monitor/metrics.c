@@ -12,8 +12,8 @@
 void metrics_add_probe(Metrics *m, const ProbeReport *r, uint64_t realtime_usec) {
         m->probes++;
         m->last_probe_realtime_usec = realtime_usec;
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                const ProbeInstruction *in = &r->instr[i];
+        FOREACH_RNG_SOURCE(i) {
+                const ProbeSourceResult *in = &r->instr[i];
 
                 for (unsigned j = 0; j < in->n_runs && j < ELEMENTSOF(in->runs); j++) {
                         const ProbeRun *run = &in->runs[j];
@@ -74,7 +74,7 @@ static uint64_t run_loop(const MetricsRun *r) { return r->kernel_loop_failures; 
 
 static void run_counter(FILE *f, const Metrics *m, const char *name, const char *help, RunField field) {
         header(f, name, "counter", help);
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        FOREACH_RNG_SOURCE(i)
                 for (int w = 0; w < RNG_N_WIDTHS; w++)
                         for (int mode = PROBE_SINGLE; mode <= PROBE_CONTENTION; mode++) {
                                 const MetricsRun *r = &m->runs[i][w][mode];
@@ -82,7 +82,7 @@ static void run_counter(FILE *f, const Metrics *m, const char *name, const char 
                                 if (!r->seen)
                                         continue;
                                 fprintf(f, "rng_health_%s{instruction=\"%s\",width=\"%u\",mode=\"%s\"} %" PRIu64 "\n",
-                                        name, rng_instruction_to_string(i), rng_widths[w],
+                                        name, rng_source_name(i), rng_widths[w],
                                         probe_mode_to_string(mode), field(r));
                         }
 }
@@ -90,7 +90,7 @@ static void run_counter(FILE *f, const Metrics *m, const char *name, const char 
 /* The last probe's run of instruction i, width index w and mode; NULL:
  * none (not selected, or not made). */
 static const ProbeRun *last_run(const ProbeReport *r, int i, int w, ProbeMode mode) {
-        const ProbeInstruction *in = &r->instr[i];
+        const ProbeSourceResult *in = &r->instr[i];
 
         if (!in->selected)
                 return NULL;
@@ -108,7 +108,7 @@ static double run_loop_ratio(const ProbeRun *r) { return r->kernel_loop_failure_
 /* The last probe's runs that are evidence (single, or contended). */
 static void run_gauge(FILE *f, const ProbeReport *p, const char *name, const char *help, RunGauge field) {
         header(f, name, "gauge", help);
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        FOREACH_RNG_SOURCE(i)
                 for (int w = 0; w < RNG_N_WIDTHS; w++)
                         for (int mode = PROBE_SINGLE; mode <= PROBE_CONTENTION; mode++) {
                                 const ProbeRun *r = last_run(p, i, w, mode);
@@ -116,7 +116,7 @@ static void run_gauge(FILE *f, const ProbeReport *p, const char *name, const cha
                                 if (!r || !(mode == PROBE_SINGLE || r->contended))
                                         continue;
                                 fprintf(f, "rng_health_%s{instruction=\"%s\",width=\"%u\",mode=\"%s\",threads=\"%u\"} %.9g\n",
-                                        name, rng_instruction_to_string(i), rng_widths[w], probe_mode_to_string(mode),
+                                        name, rng_source_name(i), rng_widths[w], probe_mode_to_string(mode),
                                         r->threads, field(r));
                         }
 }
@@ -132,15 +132,17 @@ static void format_info(FILE *f, const ProbeReport *p, const MetricsInfo *info) 
         header(f, "info", "gauge",
                "Always 1; labels: the version, the kernel's tries per call the verdicts were judged by, "
                "the confidential VM (none, tdx, sev, sev-es, sev-snp, forced) and the documented erratum matched (empty: none).");
-        for (int i = 0; p && i < _RNG_INSTRUCTION_MAX; i++) {
-                const ProbeInstruction *in = &p->instr[i];
+        if (!p)
+                return;
+        FOREACH_RNG_SOURCE(i) {
+                const ProbeSourceResult *in = &p->instr[i];
                 char retries[32];
 
                 if (!in->selected)
                         continue;
                 snprintf(retries, sizeof(retries), "%" PRIu64, in->kernel_retries);
                 fputs("rng_health_info{", f);
-                label(f, "instruction", rng_instruction_to_string(i), false);
+                label(f, "instruction", rng_source_name(i), false);
                 label(f, "version", info->version, false);
                 label(f, "kernel_retries", retries, false);
                 label(f, "confidential_vm", info->confidential_vm, false);
@@ -156,18 +158,18 @@ static void format_verdicts(FILE *f, const ProbeReport *p, const Verdict *kernel
                 header(f, "verdict", "gauge",
                        "The last probe's verdict per instruction: 1 for the current one, 0 for the others "
                        "(ok, degraded, exhausted, broken, hidden, unsupported; see rng-health(8)).");
-                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+                FOREACH_RNG_SOURCE(i) {
                         if (!p->instr[i].selected)
                                 continue;
-                        snprintf(labels, sizeof(labels), "instruction=\"%s\",", rng_instruction_to_string(i));
+                        snprintf(labels, sizeof(labels), "instruction=\"%s\",", rng_source_name(i));
                         stateset(f, "verdict", labels, p->instr[i].verdict);
                 }
         }
         if (kernel_verdict) {
                 header(f, "kernel_verdict", "gauge",
                        "The kernel watch's verdict per instruction from the kernel's RNG messages and counters: 1 for the current one, 0 for the others.");
-                for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                        snprintf(labels, sizeof(labels), "instruction=\"%s\",", rng_instruction_to_string(i));
+                FOREACH_RNG_SOURCE(i) {
+                        snprintf(labels, sizeof(labels), "instruction=\"%s\",", rng_source_name(i));
                         stateset(f, "kernel_verdict", labels, kernel_verdict[i]);
                 }
         }
@@ -213,13 +215,13 @@ static void format_probes(FILE *f, const Metrics *m, const ProbeReport *p) {
                 run_gauge(f, p, gauges[k].name, gauges[k].help, gauges[k].field);
         header(f, "probe_overlap_ratio", "gauge",
                "The last probe's contention runs: the share of each run when all its threads drew (under 0.9: not evidence of contention).");
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        FOREACH_RNG_SOURCE(i)
                 for (int w = 0; w < RNG_N_WIDTHS; w++) {
                         const ProbeRun *c = last_run(p, i, w, PROBE_CONTENTION);
 
                         if (c)
                                 fprintf(f, "rng_health_probe_overlap_ratio{instruction=\"%s\",width=\"%u\",threads=\"%u\"} %.4f\n",
-                                        rng_instruction_to_string(i), rng_widths[w], c->threads, c->window.overlap);
+                                        rng_source_name(i), rng_widths[w], c->threads, c->window.overlap);
                 }
         header(f, "probe_duration_seconds", "gauge", "Wall time of the last probe (a gauge: it describes one probe).");
         fprintf(f, "rng_health_probe_duration_seconds %" PRIu64 ".%09" PRIu64 "\n",
@@ -232,14 +234,16 @@ static void format_probes(FILE *f, const Metrics *m, const ProbeReport *p) {
 static void format_kernel_counters(FILE *f, const KernelCounters *c) {
         header(f, "kernel_retried_total", "counter",
                "Calls of the kernel's retry loop that needed more than one try, since boot (/sys/devices/system/cpu/rng/*_retried).");
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                fprintf(f, "rng_health_kernel_retried_total{instruction=\"%s\"} %" PRIu64 "\n",
-                        rng_instruction_to_string(i), c->retried[i]);
+        FOREACH_RNG_SOURCE(i)
+                if (rng_source_desc(i)->kernel.counters)
+                        fprintf(f, "rng_health_kernel_retried_total{instruction=\"%s\"} %" PRIu64 "\n",
+                                rng_source_name(i), c->retried[i]);
         header(f, "kernel_exhausted_total", "counter",
                "Calls of the kernel's retry loop that ran out of tries (the kernel got no value), since boot (/sys/devices/system/cpu/rng/*_exhausted).");
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
-                fprintf(f, "rng_health_kernel_exhausted_total{instruction=\"%s\"} %" PRIu64 "\n",
-                        rng_instruction_to_string(i), c->exhausted[i]);
+        FOREACH_RNG_SOURCE(i)
+                if (rng_source_desc(i)->kernel.counters)
+                        fprintf(f, "rng_health_kernel_exhausted_total{instruction=\"%s\"} %" PRIu64 "\n",
+                                rng_source_name(i), c->exhausted[i]);
 }
 
 char *metrics_format(const Metrics *m, const MetricsInfo *info) {

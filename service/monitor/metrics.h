@@ -48,14 +48,14 @@ typedef struct MetricsRun {
 typedef struct Metrics {
         uint64_t probes;            /* probes accumulated */
         uint64_t last_probe_realtime_usec;
-        MetricsRun runs[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS][2]; /* [width index][ProbeMode] */
+        MetricsRun runs[_RNG_SOURCE_MAX][RNG_N_WIDTHS][2]; /* [width index][ProbeMode] */
 } Metrics;
 
 typedef struct MetricsInfo {
         const char *version;
         const char *confidential_vm;          /* "none", "tdx", ..., "forced" */
         const ProbeReport *probe;             /* the last probe added; NULL: none */
-        const Verdict *kernel_verdict;        /* [_RNG_INSTRUCTION_MAX]; NULL: the kernel watch has not reported */
+        const Verdict *kernel_verdict;        /* [_RNG_SOURCE_MAX]; NULL: the kernel watch has not reported */
         const KernelCounters *kernel_counters; /* NULL: the kernel has none (lines omitted) */
 } MetricsInfo;
 

@@ -12,6 +12,7 @@
 #include "macro.h"
 #include "monitor.h"
 #include "probe-summary.h"
+#include "status.h"
 #include "time-util.h"
 
 static void send_config_error(const ConfigError *e, const char *action) {
@@ -60,11 +61,17 @@ static const char *cvm_name(const Manager *m) {
         return cvm_to_string(m->cvm_detected);
 }
 
-static void notify_status(const Manager *m, const char *status, bool ready, bool failing) {
-        (void) sd_notifyf(false, "%sSTATUS=%s%s%s%s%s%s%s", ready ? "READY=1\n" : "",
-                          failing ? "FAILED (FailOn=" : "", failing ? m->fail_on_text : "", failing ? "): " : "", status,
-                          m->cvm ? "; confidential VM: " : "", m->cvm ? cvm_name(m) : "",
-                          m->reload_failed ? "; configuration error on reload, previous configuration kept (see journalctl -u rng-health)" : "");
+/* STATUS=: the fragments, with what the Manager knows around them
+ * (status.h). */
+static void notify_status(const Manager *m, const char *fragments, bool failing) {
+        _cleanup_free_ char *line = status_format_line(fragments, failing ? m->fail_on_text : NULL,
+                                                       m->cvm ? cvm_name(m) : NULL, m->reload_failed);
+
+        if (!line) {
+                log_error("STATUS=: out of memory");
+                return;
+        }
+        (void) sd_notifyf(false, "STATUS=%s", line);
 }
 
 #ifndef PROJECT_VERSION
@@ -117,13 +124,13 @@ static int on_metrics_write(sd_event_source *s, void *userdata) {
 /* A new probe's own load: how much the kernel's exhausted counters grew
  * across its contention runs, for the kernel watch to keep apart. */
 static void note_own_load(Manager *m, const ProbeReport *report) {
-        uint64_t load[_RNG_INSTRUCTION_MAX] = {};
+        uint64_t load[_RNG_SOURCE_MAX] = {};
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        FOREACH_RNG_SOURCE(i)
                 for (unsigned j = 0; j < report->instr[i].n_runs; j++)
-                        for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++)
+                        FOREACH_RNG_SOURCE(k)
                                 load[k] += probe_run_kernel_exhausted(&report->instr[i].runs[j], k);
-        for (int k = 0; k < _RNG_INSTRUCTION_MAX; k++) {
+        FOREACH_RNG_SOURCE(k) {
                 if (load[k] == 0)
                         continue;
                 if (m->kernel)
@@ -184,16 +191,16 @@ static void on_source_report(VerdictSource *source, VerdictReport *report, void 
         if (c.changed)
                 (void) event_emit(event_verdict(&f, &info), &f, LOG_WARNING, "verdict");
 
-        /* FailOn= per instruction: RDSEED exhausted alone is routine. */
+        /* FailOn= per source: a routine failure alone fails nothing by default. */
         if (fail_on_match(&m->fail_on, c.instr, &info.fail_verdict, &info.fail_instruction)) {
                 m->exit_status = verdict_exit_status(info.fail_verdict);
                 (void) event_emit(event_policy_failure(&f, &info, m->exit_status), &f, LOG_CRIT, "FailOn= policy");
-                notify_status(m, status ?: "", false, true);
+                notify_status(m, status, true);
                 write_metrics(m); /* the failing verdict, before the exit */
                 (void) sd_event_exit(m->event, m->exit_status);
                 return;
         }
-        notify_status(m, status ?: "", false, false);
+        notify_status(m, status, false);
 }
 
 /* Follows the kernel's RNG messages from the start of this boot (before
@@ -221,16 +228,20 @@ static void start_kernel_watch(Manager *m) {
                 log_warning_errno(r, "Kernel watch: cannot follow the kernel log: %m");
                 /* Keep what it may have reported before failing (a catch-up
                  * verdict); otherwise say that the kernel is not watched. */
-                if (!m->kernel_source.reported)
-                        (void) verdict_source_report(&m->kernel_source, (const Verdict[]) { VERDICT_OK, VERDICT_OK },
-                                                     "kernel: not watched (journal not readable)", "kernel");
+                if (!m->kernel_source.reported) {
+                        Verdict ok[_RNG_SOURCE_MAX];
+
+                        FOREACH_RNG_SOURCE(i)
+                                ok[i] = VERDICT_OK;
+                        (void) verdict_source_report(&m->kernel_source, ok, STATUS_KERNEL_NOT_WATCHED, "kernel");
+                }
         }
 }
 
 static int on_terminate(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata) {
         Manager *m = userdata;
 
-        (void) sd_notify(false, "STATUS=Stopping."); /* STOPPING=1 when the loop ends: manager_run() */
+        (void) sd_notify(false, "STATUS=" STATUS_STOPPING); /* STOPPING=1 when the loop ends: manager_run() */
         return sd_event_exit(m->event, EXIT_MONITOR_OK);
 }
 
@@ -242,7 +253,7 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
         Config c;
         int r;
 
-        (void) sd_notifyf(false, "RELOADING=1\nMONOTONIC_USEC=%llu\nSTATUS=Reloading configuration...",
+        (void) sd_notifyf(false, "RELOADING=1\nMONOTONIC_USEC=%llu\nSTATUS=" STATUS_RELOADING,
                           (unsigned long long) (now_nsec() / 1000));
         r = config_load(m->root, &c, &err);
         if (r < 0) {
@@ -259,7 +270,7 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
 
         r = probe_watch_run(m->probe, "reload");
         if (r < 0)
-                notify_status(m, "probe failed on reload (see journalctl -u rng-health)", false, false);
+                notify_status(m, STATUS_PROBE_FAILED_ON_RELOAD, false);
         if (m->exit_status == EXIT_MONITOR_OK)
                 (void) sd_notify(false, "READY=1");
         return 0;
@@ -343,6 +354,7 @@ static int add_signal(Manager *m, int sig, sd_event_signal_handler_t handler, co
 
 
 static int start(Manager *m) {
+        char probing[256];
         int r;
 
         /* The signals are blocked by the caller (before any thread exists). */
@@ -357,7 +369,7 @@ static int start(Manager *m) {
         if (r < 0)
                 return log_error_errno(r, "failed to enable the watchdog: %m");
 
-        (void) sd_notify(false, "STATUS=Probing RDRAND/RDSEED...");
+        (void) sd_notifyf(false, "STATUS=%s", status_probing(probing, sizeof(probing)));
         r = probe_watch_run(m->probe, "boot");
         if (r < 0)
                 return r; /* logged by probe_watch_run() */
@@ -372,7 +384,7 @@ int manager_start(Manager *m) {
         int r = start(m);
 
         if (r < 0)
-                (void) sd_notifyf(false, "STATUS=Failed to start: %s", strerror(-r));
+                (void) sd_notifyf(false, "STATUS=" STATUS_FAILED_TO_START "%s", strerror(-r));
         return r;
 }
 

@@ -46,7 +46,7 @@ typedef struct Manager {
         bool have_kernel_counters;
         KernelCounters kernel_counters; /* the kernel watch's last snapshot, from its report */
         Metrics metrics;        /* the counts summed over the probes */
-        uint64_t own_load[_RNG_INSTRUCTION_MAX]; /* the boot probe's, for the kernel watch to come */
+        uint64_t own_load[_RNG_SOURCE_MAX]; /* the boot probe's, for the kernel watch to come */
         MetricsFile metrics_file;
         sd_event_source *metrics_write; /* deferred write of the file, after the report */
         bool metrics_pending;   /* reported since the file was last written */

@@ -7,8 +7,8 @@
 #include "journal-event.h"
 #include "journal-kernel-log.h"
 #include "macro.h"
+#include "probe-sequence.h"
 #include "probe-watch.h"
-#include "probe-errata.h"
 #include "status.h"
 
 struct ProbeWatch {
@@ -19,9 +19,9 @@ struct ProbeWatch {
         ProbeSourceHook hook; /* source NULL: the hardware */
         sd_event_source *timer;
         /* what the last unavailable events said, to send them only on change */
-        bool unavailable_known[_RNG_INSTRUCTION_MAX];
-        bool unavailable_cpuid[_RNG_INSTRUCTION_MAX];
-        KernelStateKind unavailable_kernel[_RNG_INSTRUCTION_MAX];
+        bool unavailable_known[_RNG_SOURCE_MAX];
+        bool unavailable_cpuid[_RNG_SOURCE_MAX];
+        KernelStateKind unavailable_kernel[_RNG_SOURCE_MAX];
         /* The CPU's identity, read once (for the errata): it does not change
          * while the daemon runs, and every probe would re-read /proc/cpuinfo. */
         bool have_cpu;
@@ -29,8 +29,8 @@ struct ProbeWatch {
 };
 
 static void send_unavailable(ProbeWatch *w, const ProbeReport *report) {
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                const ProbeInstruction *in = &report->instr[i];
+        FOREACH_RNG_SOURCE(i) {
+                const ProbeSourceResult *in = &report->instr[i];
                 EventFields f = {};
 
                 if (!in->selected)
@@ -46,8 +46,8 @@ static void send_unavailable(ProbeWatch *w, const ProbeReport *report) {
 }
 
 static void send_results(const ProbeReport *report, const char *trigger) {
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
-                const ProbeInstruction *in = &report->instr[i];
+        FOREACH_RNG_SOURCE(i) {
+                const ProbeSourceResult *in = &report->instr[i];
                 EventFields f = {};
 
                 if (!in->selected || in->n_runs == 0)
@@ -60,42 +60,29 @@ static void send_results(const ProbeReport *report, const char *trigger) {
         }
 }
 
+/* Threads= asked for more CPUs than are usable. */
+static void threads_capped(unsigned requested, unsigned usable, void *userdata) {
+        log_warning("Threads=%u, but only %u CPU%s online and allowed: contention run uses all of them", requested,
+                    usable, usable == 1 ? " is" : "s are");
+}
+
 static int run_probe(const ProbeWatch *w, ProbeReport *report) {
         ProbeParams params = w->config->probe;
-        RngPresence presence[_RNG_INSTRUCTION_MAX];
-        KernelState kernel;
-        int r;
 
         if (w->hook.source) {
                 params.source = w->hook.source;
                 params.source_userdata = w->hook.userdata;
                 params.cpuid = w->hook.cpuid;
         }
-        probe_detect(&params, presence);
-        if (w->hook.kernel)
-                kernel = *w->hook.kernel;
-        else {
-                r = kernel_state_read(presence, journal_kernel_log_scan, NULL, &kernel);
-                if (r < 0) /* the state says unknown: go on */
-                        log_error_errno(r, r == -EBADMSG ? "/proc/cpuinfo has no \"flags\" line, kernel state unknown"
-                                                         : "Failed to read /proc/cpuinfo: %m");
-        }
-        params.presence = presence;
-        params.kernel_counters = true;
         params.sysfs_root = w->sysfs_root;
-
-        r = probe_run_all(&params, &kernel, report);
-        if (r == -E2BIG) {
-                int n = CPU_COUNT(&report->cpus.used);
-
-                log_warning("Threads=%u, but only %d CPU%s online and allowed: contention run uses all of them",
-                         params.threads, n, n == 1 ? " is" : "s are");
-                params.threads = 0;
-                r = probe_run_all(&params, &kernel, report);
-        }
-        if (r >= 0)
-                probe_report_name_errata(report, w->have_cpu ? &w->cpu : NULL);
-        return r;
+        return probe_sequence_run(&params,
+                                  &(ProbeSequence) {
+                                          .kernel = w->hook.kernel,
+                                          .scan = journal_kernel_log_scan,
+                                          .cpu = w->have_cpu ? &w->cpu : NULL,
+                                          .threads_capped = threads_capped,
+                                  },
+                                  report);
 }
 
 static int watch_run(ProbeWatch *w, const char *trigger) {
@@ -126,7 +113,7 @@ static int watch_run(ProbeWatch *w, const char *trigger) {
         if (!status)
                 return -ENOMEM;
         /* The whole report goes to the listener, which may keep it. */
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        FOREACH_RNG_SOURCE(i)
                 vr.instr[i] = report->instr[i].verdict;
         vr.status = status;
         vr.probe = TAKE_PTR(report);

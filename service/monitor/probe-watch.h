@@ -23,7 +23,7 @@ typedef struct ProbeWatch ProbeWatch;
 typedef struct ProbeSourceHook {
         ProbeSourceFn source;
         void *userdata;
-        const bool *cpuid;         /* [_RNG_INSTRUCTION_MAX] */
+        const bool *cpuid;         /* [_RNG_SOURCE_MAX] */
         const KernelState *kernel; /* the kernel's view to go with the sources; NULL: this machine's */
 } ProbeSourceHook;
 

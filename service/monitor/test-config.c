@@ -129,7 +129,7 @@ static void test_values(void) {
                    "Path=/run/metrics/rng.prom\n");
         CHECK_EQ_INT(load(&c, &e), 0);
         CHECK(strcmp(c.metrics_path, "/run/metrics/rng.prom") == 0, "metrics path %s", c.metrics_path);
-        CHECK_EQ_INT(c.probe.instructions, 1u << RNG_RDSEED);
+        CHECK_EQ_INT(c.probe.instructions, 1u << RNG_SOURCE_RDSEED);
         CHECK_EQ_INT(c.probe.widths, (1u << 1) | (1u << 2));
         CHECK_EQ_INT(c.probe.threads, 2);
         CHECK_EQ_U64(c.probe.limits.budget_usec, 5000);
@@ -157,7 +157,7 @@ static void test_values(void) {
                    "[Policy]\nFailOn=rdseed:degraded rdrand:exhausted\nFailOn=broken rdseed:hidden\n");
         CHECK_EQ_INT(load(&c, &e), 0);
         check_fail_on(&c, false, "broken rdrand:exhausted rdseed:hidden rdseed:degraded");
-        CHECK_EQ_INT(c.fail_on.mask[RNG_RDSEED], (1u << VERDICT_DEGRADED) | (1u << VERDICT_BROKEN) | (1u << VERDICT_HIDDEN));
+        CHECK_EQ_INT(c.fail_on.mask[RNG_SOURCE_RDSEED], (1u << VERDICT_DEGRADED) | (1u << VERDICT_BROKEN) | (1u << VERDICT_HIDDEN));
         {
                 char path[PATH_MAX * 2];
 

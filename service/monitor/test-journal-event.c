@@ -34,7 +34,7 @@ static void test_probe_result(void) {
 
         make_report(SCRIPT_ALWAYS_FAIL, 0, 0, cpuid, &r);
 
-        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDRAND, "boot"), 0);
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_RDRAND, "boot"), 0);
         for (size_t i = 0; i < sizeof(documented) / sizeof(documented[0]); i++)
                 CHECK(event_fields_get(&f, documented[i]), "RDRAND: field %s missing", documented[i]);
         check_field(&f, "MESSAGE_ID", RNG_MID_PROBE_RESULT_STR);
@@ -58,7 +58,7 @@ static void test_probe_result(void) {
         }
         event_fields_done(&f);
 
-        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "reprobe"), 0);
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_RDSEED, "reprobe"), 0);
         check_field(&f, "RNG_INSTRUCTION", "RDSEED");
         check_field(&f, "RNG_VERDICT", "broken"); /* nothing delivered */
         check_field(&f, "PRIORITY", "3");
@@ -80,21 +80,21 @@ static void test_probe_result(void) {
 static void test_exhausted_and_status(void) {
         const bool cpuid[2] = { true, true };
         _cleanup_free_ char *status = NULL;
-        const ProbeInstruction *in;
+        const ProbeSourceResult *in;
         const ProbeRun *worst;
         ProbeReport r;
         EventFields f = {};
 
         /* 60 % failures: some values need more than 10 tries (0.6^10 = 0.6 %). */
         make_report(SCRIPT_RANDOM_FAIL, 0.6, 0, cpuid, &r);
-        in = &r.instr[RNG_RDSEED];
-        worst = probe_instruction_worst_run(in);
+        in = &r.instr[RNG_SOURCE_RDSEED];
+        worst = probe_source_worst_run(in);
         CHECK_EQ_INT(in->verdict, VERDICT_EXHAUSTED);
         CHECK(in->summary.retry_exhausted > 0, "retry_exhausted = %llu", (unsigned long long) in->summary.retry_exhausted);
         CHECK(worst && worst->verdict == VERDICT_EXHAUSTED, "worst run not exhausted");
 
 
-        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_RDSEED, "boot"), 0);
         check_field(&f, "RNG_VERDICT", "exhausted");
         /* RDSEED exhausted is routine: the kernel seeds from RDRAND instead. */
         check_field(&f, "PRIORITY", "5");
@@ -123,21 +123,21 @@ static void test_plurals(void) {
         EventFields f = {};
 
         make_report(SCRIPT_RANDOM_FAIL, 0.6, 0, cpuid, &r);
-        CHECK_EQ_U64(r.instr[RNG_RDSEED].kernel_retries, 1);
-        r.instr[RNG_RDSEED].summary.retry_exhausted = 1;
-        r.instr[RNG_RDRAND].summary.attempts = 1;
+        CHECK_EQ_U64(r.instr[RNG_SOURCE_RDSEED].kernel_retries, 1);
+        r.instr[RNG_SOURCE_RDSEED].summary.retry_exhausted = 1;
+        r.instr[RNG_SOURCE_RDRAND].summary.attempts = 1;
         status = status_format_probe(&r);
         CHECK(status && strstr(status, "RDRAND ok (0 of 1 try failed); "), "status: %s", status ?: "(null)");
         CHECK(status && strstr(status, ", 1 value needed >1 try (the kernel"), "status: %s", status ?: "(null)");
         CHECK(status && !strstr(status, "1 tries") && !strstr(status, "1 values"), "status: %s", status ?: "(null)");
-        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_RDSEED, "boot"), 0);
         CHECK(strstr(get(&f, "MESSAGE"), ", 1 value needed more than 1 try; "), "MESSAGE=%s", get(&f, "MESSAGE"));
         event_fields_done(&f);
 
         /* more than one: plural */
-        r.instr[RNG_RDSEED].summary.retry_exhausted = 2;
-        r.instr[RNG_RDSEED].kernel_retries = 10;
-        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
+        r.instr[RNG_SOURCE_RDSEED].summary.retry_exhausted = 2;
+        r.instr[RNG_SOURCE_RDSEED].kernel_retries = 10;
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_RDSEED, "boot"), 0);
         CHECK(strstr(get(&f, "MESSAGE"), ", 2 values needed more than 10 tries; "), "MESSAGE=%s", get(&f, "MESSAGE"));
         event_fields_done(&f);
 }
@@ -151,8 +151,8 @@ static void test_unsupported(void) {
         make_report(SCRIPT_HEALTHY, 0, 0, cpuid, &r);
         status = status_format_probe(&r);
         CHECK(status && strcmp(status, "no RDRAND/RDSEED on this CPU: nothing to check") == 0, "status: %s", status ?: "(null)");
-        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), -ENODATA);
-        CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_RDSEED]), 0);
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_RDSEED, "boot"), -ENODATA);
+        CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_SOURCE_RDSEED]), 0);
         check_field(&f, "MESSAGE_ID", RNG_MID_UNAVAILABLE_STR);
         check_field(&f, "RNG_REASON", "cpuid");
         check_field(&f, "RNG_CPUID", "no");
@@ -160,17 +160,17 @@ static void test_unsupported(void) {
         event_fields_done(&f);
 
         /* kernel-disabled: still probed, and reported */
-        r.instr[RNG_RDSEED].cpuid = true;
-        r.instr[RNG_RDSEED].kernel = (KernelInstructionState) { KERNEL_STATE_DISABLED, "nordrand", "nordrand on the command line",
+        r.instr[RNG_SOURCE_RDSEED].cpuid = true;
+        r.instr[RNG_SOURCE_RDSEED].kernel = (KernelSourceState) { KERNEL_STATE_DISABLED, "nordrand", "nordrand on the command line",
                                                                 KERNEL_REASON_CMDLINE };
-        CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_RDSEED]), 0);
+        CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_SOURCE_RDSEED]), 0);
         check_field(&f, "RNG_REASON", "kernel");
         check_field(&f, "RNG_KERNEL_STATE", "disabled");
         check_field(&f, "RNG_KERNEL_REASON", "nordrand");
         check_field(&f, "PRIORITY", "4");
         event_fields_done(&f);
-        r.instr[RNG_RDSEED].kernel.state = KERNEL_STATE_ENABLED;
-        CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_RDSEED]), -ENODATA);
+        r.instr[RNG_SOURCE_RDSEED].kernel.state = KERNEL_STATE_ENABLED;
+        CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_SOURCE_RDSEED]), -ENODATA);
 }
 
 /* RDSEED hidden (not in CPUID, executes, fails 95 %): probed, the result
@@ -186,17 +186,17 @@ static void test_hidden(void) {
         EventFields f = {};
 
         script_make_hidden_report(SCRIPT_RANDOM_FAIL, 0.95, 0, &r);
-        CHECK_EQ_INT(r.instr[RNG_RDSEED].verdict, VERDICT_HIDDEN);
+        CHECK_EQ_INT(r.instr[RNG_SOURCE_RDSEED].verdict, VERDICT_HIDDEN);
         CHECK_EQ_INT(r.verdict, VERDICT_OK);
 
-        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_RDSEED, "boot"), 0);
         check_field(&f, "RNG_VERDICT", "hidden");
         check_field(&f, "RNG_HARDWARE_VERDICT", "exhausted");
         check_field(&f, "RNG_CPUID", "no");
         check_field(&f, "PRIORITY", "5");
         event_fields_done(&f);
 
-        CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_RDSEED]), 0);
+        CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_SOURCE_RDSEED]), 0);
         check_field(&f, "RNG_REASON", "hidden");
         check_field(&f, "RNG_CPUID", "no");
         check_field(&f, "PRIORITY", "5");
@@ -218,21 +218,21 @@ static void test_output_check(void) {
         EventFields f = {};
 
         make_report(SCRIPT_STUCK, 0, 0, cpuid, &r); /* RDSEED always delivers 0 */
-        run = &r.instr[RNG_RDSEED].runs[0];
+        run = &r.instr[RNG_SOURCE_RDSEED].runs[0];
         CHECK(run->health.failed != 0, "stuck source passed the checks");
-        CHECK_EQ_INT(event_output_check(&f, RNG_RDSEED, run, "boot"), 0);
+        CHECK_EQ_INT(event_output_check(&f, RNG_SOURCE_RDSEED, run, "boot"), 0);
         check_field(&f, "MESSAGE_ID", RNG_MID_OUTPUT_CHECK_STR);
         check_field(&f, "RNG_INSTRUCTION", "RDSEED");
         check_field(&f, "PRIORITY", "3");
         CHECK(strstr(get(&f, "RNG_CHECKS"), "stuck-zero"), "RNG_CHECKS=%s", get(&f, "RNG_CHECKS"));
         CHECK(!event_fields_get(&f, "RNG_VERDICT"), "output check carries RNG_VERDICT");
         event_fields_done(&f);
-        CHECK_EQ_INT(event_output_check(&f, RNG_RDRAND, &r.instr[RNG_RDRAND].runs[0], "boot"), -ENODATA);
+        CHECK_EQ_INT(event_output_check(&f, RNG_SOURCE_RDRAND, &r.instr[RNG_SOURCE_RDRAND].runs[0], "boot"), -ENODATA);
 
         /* A stuck bit line: the check and the bit are named. */
         make_report(SCRIPT_STUCK_BIT, 0, 7, cpuid, &r); /* bit 7 stuck at 0 */
-        run = &r.instr[RNG_RDSEED].runs[0];
-        CHECK_EQ_INT(event_output_check(&f, RNG_RDSEED, run, "boot"), 0);
+        run = &r.instr[RNG_SOURCE_RDSEED].runs[0];
+        CHECK_EQ_INT(event_output_check(&f, RNG_SOURCE_RDSEED, run, "boot"), 0);
         check_field(&f, "RNG_CHECKS", "bit-balance");
         check_field(&f, "RNG_FAILED_BITS", "7");
         CHECK(strstr(get(&f, "MESSAGE"), "bit-balance (bit 7)"), "MESSAGE=%s", get(&f, "MESSAGE"));
@@ -252,7 +252,7 @@ static void test_verdict_events(void) {
                 .instr_verdicts = iv,
                 .cvm = "tdx",
                 .fail_on = mask,
-                .fail_instruction = RNG_RDSEED,
+                .fail_instruction = RNG_SOURCE_RDSEED,
                 .fail_verdict = VERDICT_EXHAUSTED,
         };
         EventFields f = {};
@@ -332,20 +332,20 @@ static void test_priorities_and_formats(void) {
         /* What the kernel does about it decides: a failed RDSEED is routine
          * (it falls back to RDRAND), a failed RDRAND is not, and values that
          * pass for random are the worst either way. */
-        for (RngInstruction i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
                 CHECK_EQ_INT(verdict_priority(i, VERDICT_OK), LOG_INFO);
                 CHECK_EQ_INT(verdict_priority(i, VERDICT_UNSUPPORTED), LOG_INFO);
                 CHECK_EQ_INT(verdict_priority(i, VERDICT_HIDDEN), LOG_NOTICE);
                 CHECK_EQ_INT(verdict_priority(i, VERDICT_BROKEN), LOG_ERR);
         }
-        CHECK_EQ_INT(verdict_priority(RNG_RDSEED, VERDICT_EXHAUSTED), LOG_NOTICE);
-        CHECK_EQ_INT(verdict_priority(RNG_RDSEED, VERDICT_DEGRADED), LOG_NOTICE);
-        CHECK_EQ_INT(verdict_priority(RNG_RDRAND, VERDICT_EXHAUSTED), LOG_ERR);
-        CHECK_EQ_INT(verdict_priority(RNG_RDRAND, VERDICT_DEGRADED), LOG_WARNING);
-        CHECK(strcmp(verdict_consequence(RNG_RDSEED, VERDICT_EXHAUSTED), "the kernel seeds from RDRAND instead") == 0,
+        CHECK_EQ_INT(verdict_priority(RNG_SOURCE_RDSEED, VERDICT_EXHAUSTED), LOG_NOTICE);
+        CHECK_EQ_INT(verdict_priority(RNG_SOURCE_RDSEED, VERDICT_DEGRADED), LOG_NOTICE);
+        CHECK_EQ_INT(verdict_priority(RNG_SOURCE_RDRAND, VERDICT_EXHAUSTED), LOG_ERR);
+        CHECK_EQ_INT(verdict_priority(RNG_SOURCE_RDRAND, VERDICT_DEGRADED), LOG_WARNING);
+        CHECK(strcmp(verdict_consequence(RNG_SOURCE_RDSEED, VERDICT_EXHAUSTED), "the kernel seeds from RDRAND instead") == 0,
               "RDSEED exhausted");
-        CHECK(strstr(verdict_consequence(RNG_RDRAND, VERDICT_EXHAUSTED), "boot seeding would panic"), "RDRAND exhausted");
-        CHECK(!verdict_consequence(RNG_RDRAND, VERDICT_OK), "ok has no consequence");
+        CHECK(strstr(verdict_consequence(RNG_SOURCE_RDRAND, VERDICT_EXHAUSTED), "boot seeding would panic"), "RDRAND exhausted");
+        CHECK(!verdict_consequence(RNG_SOURCE_RDRAND, VERDICT_OK), "ok has no consequence");
 
         /* One exit status per verdict (rng-health(8)): the monitor's on a
          * FailOn= match, the probe's on exhausted and broken only. */
@@ -367,17 +367,17 @@ static void test_priorities_and_formats(void) {
         CHECK_EQ_INT(fail_on_add_word(&fo, "broken"), 0);
         fail_on_format(&fo, buf, sizeof(buf));
         CHECK(strcmp(buf, "degraded broken") == 0, "%s", buf);
-        fo = FAIL_ON_CVM_DEFAULT;
+        fo = fail_on_cvm_default();
         fail_on_format(&fo, buf, sizeof(buf));
         CHECK(strcmp(buf, "broken rdrand:exhausted") == 0, "%s", buf);
         {
                 Verdict v, xeon[2] = { VERDICT_OK, VERDICT_EXHAUSTED }, rdrand[2] = { VERDICT_EXHAUSTED, VERDICT_OK },
                            zen5[2] = { VERDICT_OK, VERDICT_BROKEN };
-                RngInstruction i;
+                RngSourceId i;
 
                 CHECK(!fail_on_match(&fo, xeon, &v, &i), "the Xeon shape fails a confidential VM");
-                CHECK(fail_on_match(&fo, rdrand, &v, &i) && v == VERDICT_EXHAUSTED && i == RNG_RDRAND, "RDRAND exhausted");
-                CHECK(fail_on_match(&fo, zen5, &v, &i) && v == VERDICT_BROKEN && i == RNG_RDSEED, "RDSEED broken");
+                CHECK(fail_on_match(&fo, rdrand, &v, &i) && v == VERDICT_EXHAUSTED && i == RNG_SOURCE_RDRAND, "RDRAND exhausted");
+                CHECK(fail_on_match(&fo, zen5, &v, &i) && v == VERDICT_BROKEN && i == RNG_SOURCE_RDSEED, "RDSEED broken");
         }
         CHECK(strcmp(format_percent(0.31, buf, sizeof(buf)), "31 %") == 0, "%s", buf);
         CHECK(strcmp(format_percent(0.042, buf, sizeof(buf)), "4.2 %") == 0, "%s", buf);
@@ -445,8 +445,8 @@ static void test_aggregator(void) {
         CHECK_EQ_INT(verdict_source_report(&kernel, V(OK, DEGRADED), "kernel: 3 RDSEED failures", "kernel"), 0);
         CHECK(h.change.changed && h.change.previous == VERDICT_OK && h.change.verdict == VERDICT_DEGRADED,
               "change ok -> degraded");
-        CHECK(h.change.previous_instr[RNG_RDRAND] == VERDICT_OK && h.change.previous_instr[RNG_RDSEED] == VERDICT_OK &&
-              h.change.instr[RNG_RDSEED] == VERDICT_DEGRADED, "the announced per-instruction verdicts travel");
+        CHECK(h.change.previous_instr[RNG_SOURCE_RDRAND] == VERDICT_OK && h.change.previous_instr[RNG_SOURCE_RDSEED] == VERDICT_OK &&
+              h.change.instr[RNG_SOURCE_RDSEED] == VERDICT_DEGRADED, "the announced per-instruction verdicts travel");
         CHECK(aggregator_verdict(&a, &v) && v == VERDICT_DEGRADED, "worst wins");
         s1 = aggregator_status(&a);
         CHECK(s1 && strcmp(s1, "RDRAND ok again; kernel: 3 RDSEED failures") == 0, "status: %s", s1);
@@ -467,18 +467,18 @@ static void test_aggregator(void) {
          * that the probe found hidden (Zen5) or unsupported stays so, with
          * no change announced; a problem the kernel saw still wins. */
         CHECK_EQ_INT(verdict_source_report(&probe, V(OK, HIDDEN), "RDSEED hidden", "reprobe"), 0);
-        CHECK(h.change.changed && h.change.instr[RNG_RDSEED] == VERDICT_HIDDEN &&
+        CHECK(h.change.changed && h.change.instr[RNG_SOURCE_RDSEED] == VERDICT_HIDDEN &&
               h.change.severity == SEVERITY_NOTICE, "hidden: notice");
         CHECK_EQ_INT(verdict_source_report(&kernel, V(OK, OK), "kernel: no RNG failures logged", "kernel"), 0);
-        CHECK(!h.change.changed && h.change.instr[RNG_RDSEED] == VERDICT_HIDDEN &&
+        CHECK(!h.change.changed && h.change.instr[RNG_SOURCE_RDSEED] == VERDICT_HIDDEN &&
               h.change.severity == SEVERITY_NOTICE, "the kernel's ok made hidden RDSEED %s",
-              verdict_to_string(h.change.instr[RNG_RDSEED]));
+              verdict_to_string(h.change.instr[RNG_SOURCE_RDSEED]));
         CHECK_EQ_INT(verdict_source_report(&probe, V(UNSUPPORTED, HIDDEN), "RDRAND unsupported", "reprobe"), 0);
-        CHECK(h.change.changed && h.change.instr[RNG_RDRAND] == VERDICT_UNSUPPORTED, "unsupported RDRAND: %s",
-              verdict_to_string(h.change.instr[RNG_RDRAND]));
+        CHECK(h.change.changed && h.change.instr[RNG_SOURCE_RDRAND] == VERDICT_UNSUPPORTED, "unsupported RDRAND: %s",
+              verdict_to_string(h.change.instr[RNG_SOURCE_RDRAND]));
         CHECK_EQ_INT(verdict_source_report(&kernel, V(OK, EXHAUSTED), "kernel: RDSEED exhausted", "kernel"), 0);
-        CHECK(h.change.changed && h.change.instr[RNG_RDSEED] == VERDICT_EXHAUSTED &&
-              h.change.instr[RNG_RDRAND] == VERDICT_UNSUPPORTED, "a kernel problem wins");
+        CHECK(h.change.changed && h.change.instr[RNG_SOURCE_RDSEED] == VERDICT_EXHAUSTED &&
+              h.change.instr[RNG_SOURCE_RDRAND] == VERDICT_UNSUPPORTED, "a kernel problem wins");
         CHECK_EQ_INT(verdict_source_report(&kernel, V(OK, OK), "", "kernel"), 0);
         CHECK_EQ_INT(verdict_source_report(&probe, V(OK, OK), "RDRAND ok again", "reprobe"), 0);
 
@@ -504,11 +504,11 @@ static void test_one_run(void) {
         EventFields f = {};
 
         make_report(SCRIPT_HEALTHY, 0, 0, cpuid, &r);
-        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_RDSEED, "boot"), 0);
         CHECK(strstr(get(&f, "MESSAGE"), ") in 3 runs, "), "MESSAGE=%s", get(&f, "MESSAGE"));
         event_fields_done(&f);
-        r.instr[RNG_RDSEED].n_runs = 1;
-        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_RDSEED, "boot"), 0);
+        r.instr[RNG_SOURCE_RDSEED].n_runs = 1;
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_RDSEED, "boot"), 0);
         CHECK(strstr(get(&f, "MESSAGE"), ") in 1 run, "), "MESSAGE=%s", get(&f, "MESSAGE"));
         check_field(&f, "RNG_RUNS", "1");
         event_fields_done(&f);

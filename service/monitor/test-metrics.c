@@ -28,7 +28,7 @@
 
 static const Erratum test_erratum = { .id = "test-\"q\"\\x" };
 
-static ProbeRun *add_run(ProbeInstruction *in, unsigned width, ProbeMode mode, uint64_t attempts, uint64_t failures,
+static ProbeRun *add_run(ProbeSourceResult *in, unsigned width, ProbeMode mode, uint64_t attempts, uint64_t failures,
                          uint64_t over, uint64_t loop) {
         ProbeRun *r = &in->runs[in->n_runs++];
 
@@ -48,20 +48,20 @@ static ProbeRun *add_run(ProbeInstruction *in, unsigned width, ProbeMode mode, u
 
 static void make_report(ProbeReport *r) {
         *r = (ProbeReport) { .wall_nsec = 1234567890u };
-        r->instr[RNG_RDRAND] = (ProbeInstruction) {
-                .instruction = RNG_RDRAND, .selected = true, .cpuid = true,
+        r->instr[RNG_SOURCE_RDRAND] = (ProbeSourceResult) {
+                .instruction = RNG_SOURCE_RDRAND, .selected = true, .cpuid = true,
                 .verdict = VERDICT_OK, .kernel_retries = 10,
         };
-        add_run(&r->instr[RNG_RDRAND], 64, PROBE_SINGLE, 4096, 0, 0, 0);
-        add_run(&r->instr[RNG_RDRAND], 64, PROBE_CONTENTION, 8192, 0, 0, 0);
-        r->instr[RNG_RDSEED] = (ProbeInstruction) {
-                .instruction = RNG_RDSEED, .selected = true, .cpuid = true,
+        add_run(&r->instr[RNG_SOURCE_RDRAND], 64, PROBE_SINGLE, 4096, 0, 0, 0);
+        add_run(&r->instr[RNG_SOURCE_RDRAND], 64, PROBE_CONTENTION, 8192, 0, 0, 0);
+        r->instr[RNG_SOURCE_RDSEED] = (ProbeSourceResult) {
+                .instruction = RNG_SOURCE_RDSEED, .selected = true, .cpuid = true,
                 .verdict = VERDICT_EXHAUSTED, .kernel_retries = 1, .erratum = &test_erratum,
         };
-        add_run(&r->instr[RNG_RDSEED], 32, PROBE_SINGLE, 1500, 400, 300, 300);
+        add_run(&r->instr[RNG_SOURCE_RDSEED], 32, PROBE_SINGLE, 1500, 400, 300, 300);
         /* A contention run whose threads did not overlap: no evidence. */
         {
-                ProbeRun *c = add_run(&r->instr[RNG_RDSEED], 64, PROBE_CONTENTION, 3000, 2900, 0, 100);
+                ProbeRun *c = add_run(&r->instr[RNG_SOURCE_RDSEED], 64, PROBE_CONTENTION, 3000, 2900, 0, 100);
 
                 c->contended = false;
                 c->window.overlap = 0.4;
@@ -134,7 +134,7 @@ static char *two_probes(void) {
                 return NULL;
         make_report(r);
         metrics_add_probe(&m, r, 1700000000123456u);
-        r->instr[RNG_RDSEED].verdict = VERDICT_BROKEN;
+        r->instr[RNG_SOURCE_RDSEED].verdict = VERDICT_BROKEN;
         metrics_add_probe(&m, r, 1700000100000001u);
         return metrics_format(&m, &(MetricsInfo) {
                 .version = "0.1.0",

@@ -27,21 +27,21 @@ static void on_report(VerdictSource *s, VerdictReport *report, void *userdata) {
         snprintf(h->trigger, sizeof(h->trigger), "%s", report->trigger);
 }
 
-static Script scripts[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS];
+static Script scripts[_RNG_SOURCE_MAX][RNG_N_WIDTHS];
 
-static const RngSource *healthy(RngInstruction i, unsigned width, unsigned thread, void *userdata) {
+static const RngSource *healthy(RngSourceId i, unsigned width, unsigned thread, void *userdata) {
         return &scripts[i][rng_width_index(width)].source;
 }
 
 static void test_rearm_after_failure(void) {
-        static const bool cpuid[_RNG_INSTRUCTION_MAX] = { true, true };
+        static const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         _cleanup_(probe_watch_freep) ProbeWatch *w = NULL;
         sd_event *e = NULL;
         VerdictSource src;
         Heard heard = {};
         Config c;
 
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++)
+        for (int i = 0; i < _RNG_SOURCE_MAX; i++)
                 for (int k = 0; k < RNG_N_WIDTHS; k++)
                         script_init(&scripts[i][k], SCRIPT_HEALTHY, rng_widths[k], 0, 0, 0, 7 + k);
         config_default(&c);

@@ -18,7 +18,7 @@ int verdict_source_report_full(VerdictSource *s, VerdictReport *report) {
                 return 0; /* detached: the producer is going away */
         if (!report)
                 return -EINVAL;
-        for (int i = 0; i < _RNG_INSTRUCTION_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 if ((unsigned) report->instr[i] >= _VERDICT_MAX)
                         return -EINVAL;
                 v = verdict_worst(v, report->instr[i]);
@@ -36,7 +36,7 @@ int verdict_source_report_full(VerdictSource *s, VerdictReport *report) {
         return 0;
 }
 
-int verdict_source_report(VerdictSource *s, const Verdict instr[_RNG_INSTRUCTION_MAX], const char *status,
+int verdict_source_report(VerdictSource *s, const Verdict instr[_RNG_SOURCE_MAX], const char *status,
                           const char *trigger) {
         VerdictReport report = { .trigger = trigger, .status = status };
 

@@ -24,7 +24,7 @@
 
 #include "kernel-counters.h"
 #include "probe.h"
-#include "rng-cpu.h"
+#include "sources.h"
 #include "verdict.h"
 
 typedef struct VerdictSource VerdictSource;
@@ -32,8 +32,8 @@ typedef struct VerdictSource VerdictSource;
 /* One report. */
 typedef struct VerdictReport {
         const char *trigger;         /* "boot", "reload", "reprobe" (the probe), "kernel" */
-        Verdict instr[_RNG_INSTRUCTION_MAX]; /* per instruction: FailOn= and severity act on these */
-        const char *status;          /* the status fragment, e.g. "kernel: RDSEED exhausted 3x" */
+        Verdict instr[_RNG_SOURCE_MAX]; /* per instruction: FailOn= and severity act on these */
+        const char *status;          /* the status fragment (status.h), e.g. "kernel: no RNG failures" */
         /* The probe watch's report (NULL from the kernel watch): the
          * listener may take it (TAKE_PTR), else the producer frees it. */
         ProbeReport *probe;
@@ -48,7 +48,7 @@ struct VerdictSource {
         const char *name;  /* "probe", "kernel": RNG_SOURCE in events; static */
         bool reported;
         Verdict verdict;   /* the worst of instr[] */
-        Verdict instr[_RNG_INSTRUCTION_MAX];
+        Verdict instr[_RNG_SOURCE_MAX];
         char *status;      /* the last report's status fragment */
         VerdictSourceListener listener;
         void *userdata;
@@ -60,7 +60,7 @@ void verdict_source_init(VerdictSource *s, const char *name, VerdictSourceListen
  * state and calls nothing; -EINVAL for a verdict out of range. */
 int verdict_source_report_full(VerdictSource *s, VerdictReport *report);
 /* A report of verdicts and status alone. */
-int verdict_source_report(VerdictSource *s, const Verdict instr[_RNG_INSTRUCTION_MAX], const char *status,
+int verdict_source_report(VerdictSource *s, const Verdict instr[_RNG_SOURCE_MAX], const char *status,
                           const char *trigger);
 /* The producer's handle: NULL once detached (reports through NULL are
  * ignored), so a destructor can flush without reporting. */

@@ -58,7 +58,7 @@ typedef struct Contended {
 } Contended;
 
 static Shape shape;
-static Script scripts[_RNG_INSTRUCTION_MAX][RNG_N_WIDTHS][MAX_THREADS];
+static Script scripts[_RNG_SOURCE_MAX][RNG_N_WIDTHS][MAX_THREADS];
 static Contended contended[RNG_N_WIDTHS][MAX_THREADS];
 /* When each thread last drew from a shaped RDSEED (CLOCK_MONOTONIC ns). */
 static _Atomic uint64_t last_draw[MAX_THREADS];
@@ -83,14 +83,14 @@ static bool xeon_rdseed_draw(void *userdata, uint64_t *ret) {
         return true;
 }
 
-static const RngSource *shaped_source(RngInstruction i, unsigned width, unsigned thread, void *userdata) {
+static const RngSource *shaped_source(RngSourceId i, unsigned width, unsigned thread, void *userdata) {
         int w = rng_width_index(width);
         uint64_t seed = 1000003u * (unsigned) i + 1009u * (unsigned) w + thread;
         Script *s;
 
         if (w < 0 || thread >= MAX_THREADS)
                 return NULL;
-        if (shape == SHAPE_XEON && i == RNG_RDSEED) {
+        if (shape == SHAPE_XEON && i == RNG_SOURCE_RDSEED) {
                 Contended *c = &contended[w][thread];
 
                 *c = (Contended) {
@@ -102,11 +102,11 @@ static const RngSource *shaped_source(RngInstruction i, unsigned width, unsigned
                 return &c->source;
         }
         s = &scripts[i][w][thread];
-        if (shape == SHAPE_ZEN5_ZEROS && i == RNG_RDSEED && width < 64)
+        if (shape == SHAPE_ZEN5_ZEROS && i == RNG_SOURCE_RDSEED && width < 64)
                 script_init(s, SCRIPT_ZERO_RATE, width, 0.1, 0, 0, seed);
-        else if (shape == SHAPE_RDRAND_EXHAUSTED && i == RNG_RDRAND)
+        else if (shape == SHAPE_RDRAND_EXHAUSTED && i == RNG_SOURCE_RDRAND)
                 script_init(s, SCRIPT_BURSTS, width, 0, 12, 20, seed);
-        else if (shape == SHAPE_ZEN5_HIDDEN && i == RNG_RDSEED)
+        else if (shape == SHAPE_ZEN5_HIDDEN && i == RNG_SOURCE_RDSEED)
                 script_init(s, SCRIPT_RANDOM_FAIL, width, 0.95, 0, 0, seed);
         else
                 script_init(s, SCRIPT_HEALTHY, width, 0, 0, 0, seed);
@@ -115,7 +115,7 @@ static const RngSource *shaped_source(RngInstruction i, unsigned width, unsigned
 }
 
 int main(int argc, char *argv[]) {
-        static const bool cpuid[_RNG_INSTRUCTION_MAX] = { true, true }, cpuid_hidden[_RNG_INSTRUCTION_MAX] = { true, false };
+        static const bool cpuid[_RNG_SOURCE_MAX] = { true, true }, cpuid_hidden[_RNG_SOURCE_MAX] = { true, false };
         /* The kernel of such a machine: both enabled, a stock kernel's loops
          * (RDRAND 10 tries, RDSEED one). */
         static const KernelState kernel = {

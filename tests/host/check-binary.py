@@ -3,19 +3,19 @@
 """Check, on built code, that every (instruction, width) of the probe runs its
 own instruction form.
 
-For each hardware loop of service/engine/probe-stream.c (batch_rdrand16 ... batch_rdseed64)
-and each hardware draw of service/engine/rng-source.c (draw_rdrand16 ...), collect
-the rdrand/rdseed instructions reachable from the function through direct
-calls, jumps and taken function addresses (at -O0 the instruction sits in a
-helper called through a pointer), and require
-that the set is exactly that width's register form. A function that is an
+For each hardware loop (batch_rdrand16 ... batch_rdseed64) and each hardware
+draw (draw_rdrand16 ...) of the x86-64 draw code, service/engine/sources/x86.c,
+collect the rdrand/rdseed instructions reachable from the function through
+direct calls, jumps and taken function addresses (at -O0 the instruction sits
+in a helper called through a pointer), and require that the set is exactly
+that width's register form. A function that is an
 alias of another width's (identical code folding: `jmp batch_rdseed16`, or two
 symbols at one address) therefore fails, and so does a missing function.
 
   check-binary.py FILE...              check built files (executable or .o)
-  check-binary.py --matrix SRCDIR      compile service/engine/probe-stream.c and
-                                       service/engine/rng-source.c with gcc and clang
-                                       at -O0..-O3 and check each object
+  check-binary.py --matrix SRCDIR      compile service/engine/sources/x86.c with gcc
+                                       and clang at -O0..-O3 and -Os and check each
+                                       object
 
 Exit 0 if every file passes, 1 otherwise (one line per problem)."""
 
@@ -118,24 +118,23 @@ def check_file(path, prefixes=("batch_", "draw_")):
 def matrix(srcdir):
     problems, checked = [], 0
     svc = os.path.join(srcdir, "service", "engine")
+    incs = ["-I", svc, "-I", os.path.join(svc, "probe"), "-I", os.path.join(svc, "sources"),
+            "-I", os.path.join(srcdir, "service", "shared")]
     with tempfile.TemporaryDirectory() as tmp:
         for cc in ("gcc", "clang"):
             if not shutil.which(cc):
                 problems.append(f"{cc}: not installed")
                 continue
             for opt in ("-O0", "-O1", "-O2", "-O3", "-Os"):
-                for src in ("probe-stream.c", "rng-source.c"):
-                    obj = os.path.join(tmp, f"{cc}{opt}-{src}.o")
-                    cmd = [cc, "-std=c11", "-D_GNU_SOURCE", opt, "-c", os.path.join(svc, src),
-                           "-I", svc, "-I", os.path.join(srcdir, "service", "shared"), "-o", obj]
-                    p = subprocess.run(cmd, capture_output=True, text=True)
-                    if p.returncode != 0:
-                        problems.append(f"{' '.join(cmd)}: {p.stderr.strip()}")
-                        continue
-                    prefix = "batch_" if src == "probe-stream.c" else "draw_"
-                    got = check_file(obj, (prefix,))
-                    problems += [f"{cc} {opt}: {g}" for g in got]
-                    checked += 1
+                obj = os.path.join(tmp, f"{cc}{opt}-x86.o")
+                cmd = [cc, "-std=c11", "-D_GNU_SOURCE", opt, "-c", os.path.join(svc, "sources", "x86.c")] + incs + ["-o", obj]
+                p = subprocess.run(cmd, capture_output=True, text=True)
+                if p.returncode != 0:
+                    problems.append(f"{' '.join(cmd)}: {p.stderr.strip()}")
+                    continue
+                got = check_file(obj)
+                problems += [f"{cc} {opt}: {g}" for g in got]
+                checked += 1
     return problems, checked
 
 

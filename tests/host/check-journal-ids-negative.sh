@@ -19,8 +19,7 @@ fail() { echo "FAIL: $*"; bad=1; }
 # A fresh copy of the parts the checker reads, in $tmp/$1.
 copy() {
 	mkdir -p "$tmp/$1/service/monitor" "$tmp/$1/tests/guest"
-	cp "$top"/service/monitor/journal-ids.h "$top"/service/monitor/journal-event.h "$top"/service/monitor/*.c \
-		"$tmp/$1/service/monitor/"
+	cp -r "$top/service/monitor/." "$tmp/$1/service/monitor/"
 	cp "$top/tests/guest/lib.sh" "$top/tests/guest/rng-health-lib.sh" "$tmp/$1/tests/guest/"
 }
 
@@ -56,7 +55,7 @@ expect broken \
 	"tests/guest/lib.sh: MID_KERNEL_FAILED=0${id:1}, journal-ids.h says $id" \
 	"RNG_MID_CONFIG_INVALID_STR has no MID_CONFIG_INVALID in the guest tests' shell libraries" \
 	"tests/guest/rng-health-lib.sh: MID_NOT_IN_CODE has no RNG_MID_NOT_IN_CODE_STR in journal-ids.h" \
-	"RNG_NOT_LISTED is written (service/monitor/*.c) but not in journal-event.h's field list" \
+	"RNG_NOT_LISTED is written (service/monitor/**/*.c) but not in journal-event.h's field list" \
 	"RNG_NEVER_WRITTEN is in journal-event.h's field list but never written"
 [ -n "$cfg" ] || fail "no MID_CONFIG_INVALID in rng-health-lib.sh to remove"
 

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+#include "macro.h"
+#include "probe-summary.h"
+
+uint64_t probe_run_retry_exhausted(const ProbeRun *run) {
+        /* Per thread: two threads ending on 5 failed tries each are not a
+         * 10-try loop that ran out. */
+        return run->values_over_retries + run->trailing_over_retries;
+}
+
+uint64_t probe_run_kernel_exhausted(const ProbeRun *run, RngSourceId i) {
+        if (!run->have_kernel_counters || run->kernel_after.exhausted[i] < run->kernel_before.exhausted[i])
+                return 0;
+        return run->kernel_after.exhausted[i] - run->kernel_before.exhausted[i];
+}
+
+/* Worse verdict first; then the higher failure rate; then more threads. */
+static bool run_is_worse(const ProbeRun *a, const ProbeRun *b) {
+        if (a->verdict != b->verdict)
+                return a->verdict > b->verdict;
+        if (a->failure_rate != b->failure_rate)
+                return a->failure_rate > b->failure_rate;
+        return a->threads > b->threads;
+}
+
+void probe_source_summarize(ProbeSourceResult *in) {
+        ProbeSummary *s = &in->summary;
+
+        *s = (ProbeSummary) {};
+        for (unsigned j = 0; j < in->n_runs; j++) {
+                const ProbeRun *run = &in->runs[j];
+
+                s->attempts += run->attempts;
+                s->failures += run->failures;
+                s->retry_exhausted += probe_run_retry_exhausted(run);
+                s->max_fail_streak = MAX(s->max_fail_streak, run->longest_failure_streak);
+                if (j > 0 && run_is_worse(run, &in->runs[s->worst]))
+                        s->worst = j;
+        }
+        s->probed = in->selected && in->n_runs > 0;
+        s->failure_rate = s->attempts > 0 ? (double) s->failures / (double) s->attempts : 0.0;
+}
+
+const ProbeRun *probe_source_worst_run(const ProbeSourceResult *in) {
+        return in->summary.probed ? &in->runs[in->summary.worst] : NULL;
+}
+
+const char *probe_source_consequence(const ProbeSourceResult *in) {
+        const ProbeRun *worst = probe_source_worst_run(in);
+
+        if (!worst)
+                return NULL;
+        if (in->verdict == VERDICT_BROKEN && worst->delivered == 0)
+                return verdict_consequence(in->instruction, VERDICT_EXHAUSTED);
+        return verdict_consequence(in->instruction, in->verdict);
+}

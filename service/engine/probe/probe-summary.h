@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* One instruction's probe in a few numbers (ProbeSummary, probe.h): totals
+ * over its runs, and the run that decided its verdict; what a run says
+ * about the kernel's own loops. Pure: no I/O. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "probe.h"
+
+/* Values that needed more tries than the kernel's loop makes, counting a
+ * trailing streak of failures that already reached that length. */
+uint64_t probe_run_retry_exhausted(const ProbeRun *run);
+
+/* How much the kernel's exhausted counter of instruction i grew during a
+ * contention run (its own loops running out under the run's load); 0
+ * without counters, or if the counter went backwards. */
+uint64_t probe_run_kernel_exhausted(const ProbeRun *run, RngSourceId i);
+
+/* Fills in->summary from its runs: probe_run_all() calls it once per
+ * instruction, after the last run. */
+void probe_source_summarize(ProbeSourceResult *in);
+
+/* The run that decided the verdict (worse verdict, then higher failure
+ * rate, then more threads); NULL if not probed. */
+const ProbeRun *probe_source_worst_run(const ProbeSourceResult *in);
+
+/* What the running kernel does about the instruction's verdict
+ * (verdict_consequence()); broken with nothing delivered is, for the
+ * kernel, exhaustion. NULL: not probed, or nothing to say. */
+const char *probe_source_consequence(const ProbeSourceResult *in);

@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* The orchestration: which runs to make (probe-run.c makes each), with
+ * what sources and on which CPUs; the report and the sweep. */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "macro.h"
+#include "probe-run.h"
+#include "probe-summary.h"
+#include "probe.h"
+#include "time-util.h"
+
+const char *probe_mode_to_string(ProbeMode m) {
+        return m == PROBE_SINGLE ? "single" : m == PROBE_CONTENTION ? "contention" : NULL;
+}
+
+static const RngSource *hardware_source(RngSourceId i, unsigned width, unsigned thread, void *u) {
+        return rng_source_hardware(i, width);
+}
+
+static ProbeSourceFn params_source(const ProbeParams *p) {
+        return p->source ?: hardware_source;
+}
+
+/* The first width of mask (64 where it has none). */
+static unsigned first_width(unsigned mask) {
+        for (int w = 0; w < RNG_N_WIDTHS; w++)
+                if (mask & (1u << w))
+                        return rng_widths[w];
+        return 64;
+}
+
+void probe_detect(const ProbeParams *p, RngPresence ret[_RNG_SOURCE_MAX]) {
+        ProbeSourceFn source = params_source(p);
+        unsigned width = first_width(p->widths);
+
+        FOREACH_RNG_SOURCE(i) {
+                const RngSource *src;
+
+                ret[i] = (RngPresence) { .cpuid = p->cpuid ? p->cpuid[i] : rng_source_advertised(i) };
+                /* Without draw code nothing is executed: only scripted sources. */
+                if (!rng_arch_supported() && !p->source)
+                        ret[i].cpuid = false;
+                if (ret[i].cpuid) {
+                        ret[i].executes = true;
+                        continue;
+                }
+                src = rng_arch_supported() || p->source ? source(i, width, 0, p->source_userdata) : NULL;
+                if (!src)
+                        continue;
+                ret[i].tried = true;
+                ret[i].executes = rng_source_executes(src) > 0;
+        }
+}
+
+/* The kernel's counters around a contention run, where it has them. */
+static void read_counters(const ProbeParams *p, bool *have, KernelCounters *c) {
+        if (p->kernel_counters)
+                *have = kernel_counters_read(p->sysfs_root, c) >= 0;
+}
+
+static int contention_run(const ProbeParams *p, Pool *pool, const RngSource *const *srcs,
+                          const VerdictParams *vp, ProbeRun *ret) {
+        KernelCounters before = {};
+        bool have_before = false;
+        int r;
+
+        read_counters(p, &have_before, &before);
+        r = probe_run_on_pool(pool, srcs, &p->limits, &p->health, vp, ret);
+        if (r < 0)
+                return r;
+        if (have_before) {
+                ret->kernel_before = before;
+                read_counters(p, &ret->have_kernel_counters, &ret->kernel_after);
+        }
+        return 0;
+}
+
+static void init_instruction(const ProbeParams *p, const KernelState *kernel, const RngPresence *presence,
+                             RngSourceId i, ProbeSourceResult *in) {
+        *in = (ProbeSourceResult) {
+                .instruction = i,
+                .selected = p->instructions & (1u << i),
+                .cpuid = presence->cpuid,
+                .executes = presence->executes,
+                .kernel = kernel ? kernel->instr[i]
+                                 : (KernelSourceState) { KERNEL_STATE_UNKNOWN, "not-read", "unknown (not read)",
+                                                              KERNEL_REASON_NONE },
+                .verdict = VERDICT_UNSUPPORTED,
+                .hardware_verdict = VERDICT_UNSUPPORTED,
+        };
+        in->kernel_retries = kernel_retries_for(kernel, i, p->verdict.kernel_retries, &in->kernel_retries_source,
+                                                &in->kernel_retries_why);
+}
+
+/* The used CPUs as a list, at most n. */
+static int cpus_list(const ProbeCpus *c, unsigned n, int **ret) {
+        _cleanup_free_ int *cpus = calloc(MAX(n, 1u), sizeof(int));
+        unsigned k = 0;
+
+        if (!cpus)
+                return -ENOMEM;
+        for (int c_ = 0; c_ < CPU_SETSIZE && k < n; c_++)
+                if (CPU_ISSET(c_, &c->used))
+                        cpus[k++] = c_;
+        *ret = TAKE_PTR(cpus);
+        return (int) k;
+
+}
+
+static void announce(const ProbeParams *p, RngSourceId i, unsigned width, ProbeMode mode, unsigned threads,
+                     unsigned index, unsigned total) {
+        ProbeRun a = { .instruction = i, .width = width, .mode = mode, .threads = threads };
+
+        if (p->progress)
+                p->progress(&a, index, total, p->progress_userdata);
+}
+
+/* What probe_run_all() carries from run to run: the sources and the pool
+ * of the contention runs (made at the first one), and the progress. */
+typedef struct RunAll {
+        const ProbeParams *p;
+        ProbeSourceFn source;
+        Pool *pool;
+        const RngSource **srcs; /* [n_cpus] */
+        int *cpus;              /* [n_cpus] */
+        unsigned n_cpus, index, total;
+} RunAll;
+
+static void run_all_done(RunAll *a) {
+        pool_free(a->pool);
+        free(a->srcs);
+        free(a->cpus);
+}
+
+/* The report's frame: parameters, CPUs, and per instruction what it is
+ * (presence, kernel state, the kernel's retries) before any run. */
+static int report_init(RunAll *a, const KernelState *kernel, ProbeReport *ret) {
+        const ProbeParams *p = a->p;
+        RngPresence presence[_RNG_SOURCE_MAX];
+        int r;
+
+        *ret = (ProbeReport) {
+                .arch_supported = rng_arch_supported(),
+                .kernel_log = kernel ? kernel->log : KERNEL_LOG_NOT_NEEDED,
+                .limits = probe_limits_effective(&p->limits),
+                .health = p->health,
+                .verdict_params = p->verdict,
+                .verdict = VERDICT_UNSUPPORTED,
+        };
+        r = probe_cpus_discover(p->threads, &ret->cpus);
+        if (r < 0)
+                return r;
+        a->n_cpus = CPU_COUNT(&ret->cpus.used);
+        ret->cpus.contention = p->threads != 1 && a->n_cpus >= 2;
+
+        if (p->presence)
+                memcpy(presence, p->presence, sizeof(presence));
+        else
+                probe_detect(p, presence);
+        FOREACH_RNG_SOURCE(i) {
+                const RngSourceDesc *d = rng_source_desc(i);
+                ProbeSourceResult *in = &ret->instr[i];
+
+                init_instruction(p, kernel, &presence[i], i, in);
+                if (in->selected && in->executes)
+                        a->total += __builtin_popcount(p->widths & d->widths) *
+                                    (ret->cpus.contention && d->contention ? 2 : 1);
+        }
+        if (!ret->cpus.contention)
+                return 0;
+        r = cpus_list(&ret->cpus, a->n_cpus, &a->cpus);
+        if (r < 0)
+                return r;
+        a->srcs = calloc(a->n_cpus, sizeof(RngSource *));
+        return a->srcs ? 0 : -ENOMEM;
+}
+
+static int add_run(ProbeSourceResult *in, int r) {
+        if (r < 0)
+                return r;
+        in->hardware_verdict = verdict_worst(in->hardware_verdict, in->runs[in->n_runs].verdict);
+        in->n_runs++;
+        return 0;
+}
+
+/* One width of an instruction: its single run, then (>= 2 usable CPUs) its
+ * contention run. */
+static int run_width(RunAll *a, ProbeReport *report, ProbeSourceResult *in, const VerdictParams *vp, unsigned width) {
+        const ProbeParams *p = a->p;
+        RngSourceId i = in->instruction;
+        const RngSource *src;
+        ProbeRun *run;
+        int r;
+
+        src = a->source(i, width, 0, p->source_userdata);
+        if (!src)
+                return -EOPNOTSUPP;
+        announce(p, i, width, PROBE_SINGLE, 1, a->index++, a->total);
+        r = add_run(in, probe_run_single(src, &p->limits, &p->health, vp, &in->runs[in->n_runs]));
+        if (r < 0 || !report->cpus.contention || !rng_source_desc(i)->contention)
+                return r;
+
+        for (unsigned t = 0; t < a->n_cpus; t++) {
+                a->srcs[t] = a->source(i, width, t, p->source_userdata);
+                if (!a->srcs[t])
+                        return -EOPNOTSUPP;
+        }
+        if (!a->pool) {
+                r = pool_new(a->cpus, a->n_cpus, &a->pool);
+                if (r < 0)
+                        return r;
+        }
+        run = &in->runs[in->n_runs];
+        announce(p, i, width, PROBE_CONTENTION, a->n_cpus, a->index++, a->total);
+        r = add_run(in, contention_run(p, a->pool, a->srcs, vp, run));
+        if (r < 0)
+                return r;
+        for (unsigned t = 0; t < a->n_cpus; t++)
+                if (a->pool->workers[t].pin_error != 0)
+                        CPU_SET(a->cpus[t], &report->cpus.skipped_pin_failed);
+        in->contention_runs++;
+        in->contended_runs += run->contended;
+        return 0;
+}
+
+int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *ret) {
+        _cleanup_(run_all_done) RunAll a = { .p = p, .source = params_source(p) };
+        uint64_t t0 = now_nsec();
+        int r;
+
+        if (p->instructions == 0 || p->widths == 0 || (p->instructions >> _RNG_SOURCE_MAX) ||
+            (p->widths >> RNG_N_WIDTHS))
+                return -EINVAL;
+        r = report_init(&a, kernel, ret);
+        if (r < 0)
+                return r;
+
+        FOREACH_RNG_SOURCE(i) {
+                ProbeSourceResult *in = &ret->instr[i];
+                unsigned widths = p->widths & rng_source_desc(i)->widths;
+                VerdictParams vp = p->verdict;
+
+                if (!in->selected || !in->executes)
+                        continue;
+                vp.kernel_retries = in->kernel_retries;
+                for (int w = 0; w < RNG_N_WIDTHS; w++) {
+                        if (!(widths & (1u << w)))
+                                continue;
+                        r = run_width(&a, ret, in, &vp, rng_widths[w]);
+                        if (r < 0)
+                                return r;
+                }
+                in->verdict = in->cpuid ? in->hardware_verdict : VERDICT_HIDDEN;
+        }
+
+        FOREACH_RNG_SOURCE(i) {
+                /* The figures every consumer shows, summed once. */
+                probe_source_summarize(&ret->instr[i]);
+                if (ret->instr[i].selected)
+                        ret->verdict = verdict_worst(ret->verdict, ret->instr[i].verdict);
+        }
+        ret->wall_nsec = now_nsec() - t0;
+        return 0;
+}
+
+unsigned probe_sweep_points(unsigned n, unsigned ret[PROBE_SWEEP_MAX_POINTS]) {
+        unsigned k = 0;
+
+        for (unsigned t = 1; t < n && k < PROBE_SWEEP_MAX_POINTS - 1; t *= 2)
+                ret[k++] = t;
+        if (n > 0)
+                ret[k++] = n;
+        return k;
+}
+
+/* One instruction and width at each thread count. */
+static int sweep_one(const ProbeParams *p, const int *cpus, const unsigned *points, unsigned n_points,
+                     RngSourceId i, unsigned width, const VerdictParams *vp, ProbeSweep *sw) {
+        ProbeSourceFn source = params_source(p);
+        unsigned max = points[n_points - 1];
+        _cleanup_free_ const RngSource **srcs = calloc(max, sizeof(RngSource *));
+        int r;
+
+        if (!srcs)
+                return -ENOMEM;
+        *sw = (ProbeSweep) { .instruction = i, .width = width, .kernel_retries = vp->kernel_retries };
+        for (unsigned t = 0; t < max; t++) {
+                srcs[t] = source(i, width, t, p->source_userdata);
+                if (!srcs[t])
+                        return -EOPNOTSUPP;
+        }
+        for (unsigned k = 0; k < n_points; k++) {
+                _cleanup_(pool_freep) Pool *pool = NULL;
+
+                announce(p, i, width, PROBE_CONTENTION, points[k], k, n_points);
+                r = pool_new(cpus, points[k], &pool);
+                if (r < 0)
+                        return r;
+                r = contention_run(p, pool, srcs, vp, &sw->points[k]);
+                if (r < 0)
+                        return r;
+                sw->n_points++;
+        }
+        return 0;
+}
+
+int probe_sweep(const ProbeParams *p, const KernelState *kernel, ProbeSweepReport *ret) {
+        _cleanup_free_ int *cpus = NULL;
+        unsigned points[PROBE_SWEEP_MAX_POINTS], n_points, n_cpus;
+        uint64_t t0 = now_nsec();
+        int r;
+
+        if (p->instructions == 0 || p->widths == 0 || (p->instructions >> _RNG_SOURCE_MAX) ||
+            (p->widths >> RNG_N_WIDTHS))
+                return -EINVAL;
+        *ret = (ProbeSweepReport) { .limits = probe_limits_effective(&p->limits) };
+        r = probe_cpus_discover(p->threads, &ret->cpus);
+        if (r < 0)
+                return r;
+        n_cpus = CPU_COUNT(&ret->cpus.used);
+        ret->cpus.contention = n_cpus >= 2;
+        r = cpus_list(&ret->cpus, n_cpus, &cpus);
+        if (r < 0)
+                return r;
+        n_points = probe_sweep_points((unsigned) r, points);
+        if (n_points == 0)
+                return -ESRCH;
+
+        if (p->presence)
+                memcpy(ret->presence, p->presence, sizeof(ret->presence));
+        else
+                probe_detect(p, ret->presence);
+
+        FOREACH_RNG_SOURCE(i) {
+                const RngSourceDesc *d = rng_source_desc(i);
+                ProbeSourceResult in;
+                VerdictParams vp = p->verdict;
+
+                init_instruction(p, kernel, &ret->presence[i], i, &in);
+                ret->selected[i] = in.selected;
+                ret->kernel[i] = in.kernel;
+                /* A sweep is of contention runs: sources without them have none. */
+                if (!in.selected || !in.executes || !d->contention)
+                        continue;
+                vp.kernel_retries = in.kernel_retries;
+                for (int w = 0; w < RNG_N_WIDTHS; w++) {
+                        if (!(p->widths & d->widths & (1u << w)))
+                                continue;
+                        r = sweep_one(p, cpus, points, n_points, i, rng_widths[w], &vp,
+                                      &ret->sweeps[ret->n_sweeps]);
+                        if (r < 0)
+                                return r;
+                        ret->n_sweeps++;
+                }
+        }
+        ret->wall_nsec = now_nsec() - t0;
+        return 0;
+}

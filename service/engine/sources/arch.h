@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The machine this build is for: which entries of the source table it has
+ * (sources.h), whether it has their draw code, and the cycle counter the
+ * probe times single tries with. */
+
+#include <stdint.h>
+
+/* The table's x86-64 entries: on every x86-64 build. */
+#if defined(__x86_64__)
+#define RNG_SOURCES_X86_64 1
+#else
+#define RNG_SOURCES_X86_64 0
+#endif
+
+/* 1 where the x86-64 draw code is built. Building with -DRNG_NO_X86_64 on
+ * x86-64 leaves it out: the table's entries are there, but nothing
+ * executes (the paths of an architecture without draw code, to test
+ * them). */
+#if defined(__x86_64__) && !defined(RNG_NO_X86_64)
+#define RNG_ARCH_X86_64 1
+#else
+#define RNG_ARCH_X86_64 0
+#endif
+
+/* Time stamp counter, serialised enough for single-try latency:
+ * lfence;rdtsc before, rdtscp;lfence after. Returns 0 without draw code. */
+static inline uint64_t rng_tsc_begin(void) {
+#if RNG_ARCH_X86_64
+        uint32_t lo, hi;
+        __asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+        return ((uint64_t) hi << 32) | lo;
+#else
+        return 0;
+#endif
+}
+static inline uint64_t rng_tsc_end(void) {
+#if RNG_ARCH_X86_64
+        uint32_t lo, hi, aux;
+        __asm__ volatile("rdtscp; lfence" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
+        return ((uint64_t) hi << 32) | lo;
+#else
+        return 0;
+#endif
+}

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* The table of entropy sources (sources.h), and the kernel's reasons for
+ * disabling them. The kernel facts are Linux 6.12's (Debian's
+ * linux-source-6.12) and the rng-health series'. */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "kernel-state.h"
+#include "macro.h"
+#include "parse-util.h"
+#include "sources.h"
+#include "x86.h"
+
+#if RNG_SOURCES_X86_64
+/* RDRAND_RETRY_LOOPS (arch/x86/include/asm/archrandom.h): every kernel. */
+#define RDRAND_TRIES_WHY "every kernel retries RDRAND 10 times (RDRAND_RETRY_LOOPS)"
+#define NORDRAND "nordrand"
+#endif
+
+const RngSourceDesc rng_source_table[] = {
+#if RNG_SOURCES_X86_64
+        [RNG_SOURCE_RDRAND] = {
+                .name = "rdrand",
+                .display_name = "RDRAND",
+                .kind = RNG_SOURCE_CPU_INSTRUCTION,
+                .architecture = RNG_ARCHITECTURE_X86_64,
+                .widths = RNG_WIDTHS_ALL,
+                .contention = true,
+                .detect = {
+                        .cpuid_leaf = 1, .cpuid_register = RNG_CPUID_ECX, .cpuid_bit = 30,
+                        .cpuinfo_flag = "rdrand",
+                },
+                .kernel = {
+                        .credit = "random_init_early() and every reseed (extract_entropy()) use it where RDSEED "
+                                  "fails; at boot what it gave is credited as entropy when random.trust_cpu is on "
+                                  "(the default)",
+                        .credit_param = "random.trust_cpu",
+                        .tries_stock = 10, .tries_series = 10,
+                        .tries_stock_why = RDRAND_TRIES_WHY,
+                        .tries_series_why = RDRAND_TRIES_WHY,
+                        .tries_assumed_why = RDRAND_TRIES_WHY,
+                        .counters = "rdrand",
+                        .cmdline_off = NORDRAND,
+                        .cmdline_off_reason = NORDRAND " on the kernel command line",
+                        .log_prefix = "x86/rng: ", .log_name = "RDRAND",
+                        .msg_failed = "RDRAND failed",
+                        /* arch/x86/coco/core.c cc_random_init() */
+                        .msg_defective = "RDRAND is defective.",
+                        .logs_exhaustion = RNG_KERNEL_LOGS_RATE_LIMITED,
+                },
+                /* A failed RDRAND is not routine: the kernel's RDRAND loop
+                 * returns nothing, and a confidential guest's
+                 * cc_random_init() panics at boot ("RDRAND is defective.");
+                 * failures within the loop: warning. */
+                .severity = {
+                        [VERDICT_HIDDEN] = SEVERITY_NOTICE,
+                        [VERDICT_DEGRADED] = SEVERITY_WARNING,
+                        [VERDICT_EXHAUSTED] = SEVERITY_ERR,
+                        [VERDICT_BROKEN] = SEVERITY_ERR,
+                },
+                .consequence = {
+                        [VERDICT_HIDDEN] = "the kernel does not use it",
+                        [VERDICT_DEGRADED] = "the kernel's loop still gets every value",
+                        [VERDICT_EXHAUSTED] = "the kernel's RDRAND loop fails; a confidential VM's boot seeding "
+                                              "would panic",
+                        [VERDICT_BROKEN] = "its values pass for random: the kernel and programs use them",
+                },
+                .fail_on_cvm = 1u << VERDICT_EXHAUSTED | 1u << VERDICT_BROKEN,
+#if RNG_ARCH_X86_64
+                .advertised = rng_x86_cpuid_advertises,
+                .forms = rng_x86_rdrand_forms,
+#endif
+        },
+        [RNG_SOURCE_RDSEED] = {
+                .name = "rdseed",
+                .display_name = "RDSEED",
+                .kind = RNG_SOURCE_CPU_INSTRUCTION,
+                .architecture = RNG_ARCHITECTURE_X86_64,
+                .widths = RNG_WIDTHS_ALL,
+                .contention = true,
+                .detect = {
+                        .cpuid_leaf = 7, .cpuid_subleaf = 0, .cpuid_register = RNG_CPUID_EBX, .cpuid_bit = 18,
+                        .cpuinfo_flag = "rdseed",
+                },
+                .kernel = {
+                        .credit = "random_init_early() and every reseed (extract_entropy()) use it first; at boot "
+                                  "what it gave is credited as entropy when random.trust_cpu is on (the default)",
+                        .credit_param = "random.trust_cpu",
+                        .tries_stock = 1, .tries_series = 10,
+                        .tries_stock_why = "a stock kernel tries RDSEED once (no " KERNEL_RNG_SYSFS_DIR ")",
+                        .tries_series_why = "this kernel retries RDSEED 10 times (" KERNEL_RNG_SYSFS_DIR
+                                            " of the retry series exists)",
+                        .tries_assumed_why = "kernel not read: a stock kernel, which tries RDSEED once, is assumed",
+                        .counters = "rdseed",
+                        .has_fallback = true, .fallback = RNG_SOURCE_RDRAND,
+                        .log_prefix = "x86/rng: ", .log_name = "RDSEED",
+                        .msg_failed = "RDSEED failed",
+                        .logs_exhaustion = RNG_KERNEL_LOGS_ONCE_PER_BOOT,
+                },
+                /* A failed RDSEED is routine: extract_entropy() and
+                 * random_init_early() fall back to RDRAND, then to the cycle
+                 * counter. */
+                .severity = {
+                        [VERDICT_HIDDEN] = SEVERITY_NOTICE,
+                        [VERDICT_DEGRADED] = SEVERITY_NOTICE,
+                        [VERDICT_EXHAUSTED] = SEVERITY_NOTICE,
+                        [VERDICT_BROKEN] = SEVERITY_ERR,
+                },
+                .consequence = {
+                        [VERDICT_HIDDEN] = "the kernel does not use it",
+                        [VERDICT_DEGRADED] = "the kernel's loop still gets every value",
+                        [VERDICT_EXHAUSTED] = "the kernel seeds from RDRAND instead",
+                        [VERDICT_BROKEN] = "its values pass for random: the kernel mixes them into its seed",
+                },
+                /* Not exhausted, which is routine: a healthy Intel Xeon
+                 * fails 72 % of single RDSEED tries with nothing else
+                 * running. */
+                .fail_on_cvm = 1u << VERDICT_BROKEN,
+#if RNG_ARCH_X86_64
+                .advertised = rng_x86_cpuid_advertises,
+                .forms = rng_x86_rdseed_forms,
+#endif
+        },
+#endif
+};
+
+_Static_assert(ELEMENTSOF(rng_source_table) == _RNG_SOURCE_MAX, "one descriptor per source id");
+
+/* The kernel's reasons for disabling a source, verbatim (Linux 6.12),
+ * matched in this order (kernel_reason_match()). */
+const KernelReason kernel_reason_table[] = {
+#if RNG_SOURCES_X86_64
+        { RNG_SOURCE_RDRAND, "self-test",
+          "RDRAND is not reliable on this platform; disabling.",
+          "arch/x86/kernel/cpu/rdrand.c boot self-test" },
+        { RNG_SOURCE_RDSEED, "amd-unreliable",
+          "RDSEED is not reliable on this platform; disabling.",
+          "arch/x86/kernel/cpu/amd.c" },
+        { RNG_SOURCE_RDSEED, "zen5-rdseed32",
+          "RDSEED32 is broken. Disabling the corresponding CPUID bit.",
+          "arch/x86/kernel/cpu/amd.c (Zen5 erratum)" },
+        { RNG_SOURCE_RDRAND, "amd-suspend",
+          "BIOS may not properly restore RDRAND after suspend, hiding RDRAND via CPUID. Use rdrand=force to reenable.",
+          "arch/x86/kernel/cpu/amd.c (family 15h/16h)" },
+#endif
+};
+
+const size_t kernel_reason_table_size = ELEMENTSOF(kernel_reason_table);
+
+static const char *const kind_names[_RNG_SOURCE_KIND_MAX] = {
+        [RNG_SOURCE_CPU_INSTRUCTION] = "cpu-instruction",
+        [RNG_SOURCE_HWRNG_DEVICE] = "hwrng-device",
+        [RNG_SOURCE_BOOT_SEED] = "boot-seed",
+};
+
+DEFINE_STRING_TABLE_TO_STRING(rng_source_kind, RngSourceKind, kind_names)
+
+static const char *const architecture_names[_RNG_ARCHITECTURE_MAX] = {
+        [RNG_ARCHITECTURE_ANY] = "any",
+        [RNG_ARCHITECTURE_X86_64] = "x86-64",
+        [RNG_ARCHITECTURE_ARM64] = "arm64",
+};
+
+DEFINE_STRING_TABLE_TO_STRING(rng_architecture, RngArchitecture, architecture_names)
+
+static const char *const kernel_logs_names[_RNG_KERNEL_LOGS_MAX] = {
+        [RNG_KERNEL_LOGS_NOTHING] = "nothing",
+        [RNG_KERNEL_LOGS_ONCE_PER_BOOT] = "once per boot",
+        [RNG_KERNEL_LOGS_RATE_LIMITED] = "rate-limited",
+};
+
+DEFINE_STRING_TABLE_TO_STRING(rng_kernel_logs, RngKernelLogs, kernel_logs_names)
+
+const unsigned rng_widths[RNG_N_WIDTHS] = { 16, 32, 64 };
+
+int rng_width_index(unsigned width) {
+        for (int i = 0; i < RNG_N_WIDTHS; i++)
+                if (rng_widths[i] == width)
+                        return i;
+        return -EINVAL;
+}
+
+int rng_width_from_string(const char *s) {
+        uint64_t u;
+
+        if (parse_u64(s, &u) < 0 || u > 64)
+                return -EINVAL;
+        return rng_width_index((unsigned) u);
+}
+
+const RngSourceDesc *rng_source_desc(RngSourceId id) {
+        return (unsigned) id < _RNG_SOURCE_MAX ? &rng_source_table[id] : NULL;
+}
+
+const char *rng_source_name(RngSourceId id) {
+        const RngSourceDesc *d = rng_source_desc(id);
+
+        return d ? d->name : NULL;
+}
+
+const char *rng_source_display_name(RngSourceId id) {
+        const RngSourceDesc *d = rng_source_desc(id);
+
+        return d ? d->display_name : NULL;
+}
+
+int rng_source_from_name(const char *s) {
+        if (!s)
+                return -EINVAL;
+        FOREACH_RNG_SOURCE(id)
+                if (strcmp(s, rng_source_table[id].name) == 0)
+                        return id;
+        return -EINVAL;
+}
+
+char *rng_source_names_join(unsigned mask, bool display, const char *suffix, const char *sep, const char *last_sep,
+                            char *buf, size_t len) {
+        unsigned n = __builtin_popcount(mask & RNG_SOURCES_ALL), k = 0;
+        size_t at = 0;
+
+        if (len == 0)
+                return buf;
+        buf[0] = '\0';
+        FOREACH_RNG_SOURCE(id) {
+                const RngSourceDesc *d = &rng_source_table[id];
+                int w;
+
+                if (!(mask & (1u << id)))
+                        continue;
+                w = snprintf(buf + at, len - at, "%s%s%s", k == 0 ? "" : k + 1 == n ? last_sep : sep,
+                             display ? d->display_name : d->name, suffix);
+                k++;
+                if (w < 0 || (size_t) w >= len - at)
+                        break;
+                at += (size_t) w;
+        }
+        return buf;
+}
+
+bool rng_source_advertised(RngSourceId id) {
+        const RngSourceDesc *d = rng_source_desc(id);
+
+        return d && d->advertised && d->advertised(d);
+}
+
+bool rng_arch_supported(void) {
+        FOREACH_RNG_SOURCE(id)
+                if (rng_source_table[id].forms)
+                        return true;
+        return false;
+}
+
+Severity verdict_severity(RngSourceId id, Verdict v) {
+        const RngSourceDesc *d = rng_source_desc(id);
+
+        if ((unsigned) v >= _VERDICT_MAX)
+                return SEVERITY_INFO;
+        /* A source beyond the table is nobody's routine. */
+        return d ? d->severity[v] : SEVERITY_ERR;
+}
+
+int verdict_priority(RngSourceId id, Verdict v) {
+        return severity_priority(verdict_severity(id, v));
+}
+
+const char *verdict_consequence(RngSourceId id, Verdict v) {
+        const RngSourceDesc *d = rng_source_desc(id);
+
+        if (!d || (unsigned) v >= _VERDICT_MAX)
+                return NULL;
+        return d->consequence[v];
+}

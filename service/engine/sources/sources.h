@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/* The entropy sources: one table of descriptors (sources.c), indexed by
+ * RngSourceId. What differs from one source to another is a field of its
+ * descriptor: its names, kind and architecture, how it is detected, its
+ * widths, how the running kernel uses, credits, counts and logs it, what
+ * each verdict on it weighs, and its FailOn= default on a confidential VM.
+ * The kernel's reasons for disabling a source (sources.c) and the errata
+ * (x86-errata.c) are tables of their own beside it, keyed by source.
+ * Everything else iterates the table (FOREACH_RNG_SOURCE) and names no
+ * source: the probe, the verdicts, the status, the journal events, the
+ * metrics, FailOn=, the command line and the report.
+ *
+ * A build has the entries of its machine's architecture (and, to come,
+ * those of none: a device, a boot seed). RngSourceId numbers exactly
+ * those, so that every array indexed by it, every mask of sources
+ * (1u << id) and every loop covers the sources present here, and a source
+ * of another architecture is simply not there. A present source whose
+ * draw code this build lacks (-DRNG_NO_X86_64) never executes:
+ * unsupported.
+ *
+ * Adding a source: its id below, its descriptor in sources.c, its draw
+ * code (x86.c for the x86-64 instructions) and its tests. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch.h"
+#include "verdict.h"
+
+typedef enum RngSourceId {
+#if RNG_SOURCES_X86_64
+        RNG_SOURCE_RDRAND,
+        RNG_SOURCE_RDSEED,
+#endif
+        _RNG_SOURCE_MAX,
+} RngSourceId;
+
+/* Every source of this build, as a mask of 1u << RngSourceId. */
+#define RNG_SOURCES_ALL ((1u << _RNG_SOURCE_MAX) - 1)
+
+/* for (each source of this build) */
+#define FOREACH_RNG_SOURCE(id) for (RngSourceId id = 0; id < _RNG_SOURCE_MAX; id++)
+
+typedef enum RngSourceKind {
+        RNG_SOURCE_CPU_INSTRUCTION, /* an instruction of the CPU, drawn in widths */
+        RNG_SOURCE_HWRNG_DEVICE,    /* a device of the kernel's hwrng core (/dev/hwrng) */
+        RNG_SOURCE_BOOT_SEED,       /* a seed the boot loader or firmware hands over */
+        _RNG_SOURCE_KIND_MAX,
+} RngSourceKind;
+
+const char *rng_source_kind_to_string(RngSourceKind k); /* "cpu-instruction", ... */
+
+typedef enum RngArchitecture {
+        RNG_ARCHITECTURE_ANY,    /* of no architecture: present in every build */
+        RNG_ARCHITECTURE_X86_64,
+        RNG_ARCHITECTURE_ARM64,
+        _RNG_ARCHITECTURE_MAX,
+} RngArchitecture;
+
+const char *rng_architecture_to_string(RngArchitecture a); /* "any", "x86-64", "arm64" */
+
+/* The operand widths of the CPU instructions, and their index (bit of a
+ * widths mask). */
+#define RNG_N_WIDTHS 3
+extern const unsigned rng_widths[RNG_N_WIDTHS]; /* 16, 32, 64 */
+#define RNG_WIDTHS_ALL ((1u << RNG_N_WIDTHS) - 1)
+
+int rng_width_index(unsigned width); /* 0..2, -EINVAL otherwise */
+/* The one parser of a width as given ("16", "32", "64"): its index, or
+ * -EINVAL for anything else (the CLI and the configuration alike). */
+int rng_width_from_string(const char *s);
+
+typedef enum RngCpuidRegister {
+        RNG_CPUID_EAX,
+        RNG_CPUID_EBX,
+        RNG_CPUID_ECX,
+        RNG_CPUID_EDX,
+} RngCpuidRegister;
+
+/* How the kernel logs the exhaustion of a source's loop. */
+typedef enum RngKernelLogs {
+        RNG_KERNEL_LOGS_NOTHING,
+        RNG_KERNEL_LOGS_ONCE_PER_BOOT,
+        RNG_KERNEL_LOGS_RATE_LIMITED,
+        _RNG_KERNEL_LOGS_MAX,
+} RngKernelLogs;
+
+const char *rng_kernel_logs_to_string(RngKernelLogs l); /* "once per boot", "rate-limited" */
+
+typedef struct RngSource RngSource;
+typedef struct RngSourceDesc RngSourceDesc;
+
+struct RngSourceDesc {
+        const char *name;         /* "rdrand": the command line, the configuration, FailOn=,
+                                   * the JSON, the metrics' labels, the state file */
+        const char *display_name; /* "RDRAND": the status, the journal events (RNG_INSTRUCTION,
+                                   * RNG_<NAME>_VERDICT), the table, the report */
+        RngSourceKind kind;
+        RngArchitecture architecture;
+        unsigned widths;          /* of 1u << rng_width_index(); 0: none */
+        bool contention;          /* probed from every usable CPU at once too */
+
+        /* Detection. */
+        struct {
+                /* x86-64: CPUID leaf, subleaf, register and bit. */
+                unsigned cpuid_leaf, cpuid_subleaf, cpuid_bit;
+                RngCpuidRegister cpuid_register;
+                /* The word of /proc/cpuinfo's "flags" the kernel shows while
+                 * it uses the source: it clears it when it disables one. */
+                const char *cpuinfo_flag;
+        } detect;
+
+        /* How the running kernel uses, credits, counts and logs it. */
+        struct {
+                /* How it credits the source's values to the CRNG, a
+                 * sentence, and the kernel parameter that decides whether
+                 * it does (NULL: none). */
+                const char *credit, *credit_param;
+                /* Tries per call of the kernel's loop: in a stock kernel,
+                 * and in one with the rng-health series; why, in a sentence
+                 * each (the kernel not read: a stock kernel assumed). */
+                unsigned tries_stock, tries_series;
+                const char *tries_stock_why, *tries_series_why, *tries_assumed_why;
+                /* The series' counters: the source's directory below
+                 * KERNEL_RNG_SYSFS_DIR (kernel-state.h); NULL: none. */
+                const char *counters;
+                /* A word of the kernel command line that turns it off
+                 * (NULL: none), and that said as a reason. */
+                const char *cmdline_off, *cmdline_off_reason;
+                /* What the kernel uses where the source fails (its failures
+                 * are routine, verdict_severity()); has_fallback false:
+                 * nothing. */
+                bool has_fallback;
+                RngSourceId fallback;
+                /* Its log lines: "<log_prefix><log_name> exhausted after N
+                 * tries on CPU M" (the series; NULL prefix: none), the
+                 * warning first posted in 2024 (NULL: none), the
+                 * confidential-computing boot check's panic (NULL: none). */
+                const char *log_prefix, *log_name;
+                const char *msg_failed;
+                const char *msg_defective;
+                RngKernelLogs logs_exhaustion;
+        } kernel;
+
+        /* What a verdict on it weighs, from what the running kernel does
+         * about it (verdict_severity()), and that in a clause
+         * (verdict_consequence()); NULL: nothing to say. */
+        Severity severity[_VERDICT_MAX];
+        const char *consequence[_VERDICT_MAX];
+        /* FailOn= on a confidential VM when none is configured: of
+         * 1u << Verdict. */
+        unsigned fail_on_cvm;
+
+        /* This build's draw code (NULL where it has none: the source is
+         * present, but never executes): whether the CPU advertises it, and
+         * its form of each width (rng_source_hardware()). */
+        bool (*advertised)(const RngSourceDesc *d);
+        const RngSource *forms; /* [RNG_N_WIDTHS] */
+};
+
+/* The table: _RNG_SOURCE_MAX entries. */
+extern const RngSourceDesc rng_source_table[];
+
+/* The descriptor of id; NULL out of range. */
+const RngSourceDesc *rng_source_desc(RngSourceId id);
+
+const char *rng_source_name(RngSourceId id);         /* "rdrand"; NULL out of range */
+const char *rng_source_display_name(RngSourceId id); /* "RDRAND"; NULL out of range */
+int rng_source_from_name(const char *s);             /* -EINVAL if unknown */
+
+/* The names of every source (display: the display names), each followed
+ * by suffix, joined by sep and the last by last_sep, into buf: "rdrand,
+ * rdseed" (", ", ", "), "RDRAND/RDSEED" ("/", "/"), "rdrand: or rdseed:"
+ * (":" after each, ", ", " or "). Only the sources in mask. Returns buf. */
+char *rng_source_names_join(unsigned mask, bool display, const char *suffix, const char *sep, const char *last_sep,
+                            char *buf, size_t len);
+
+/* What the CPU says about one source. CPUID that does not advertise an
+ * instruction may hide one the hardware has: the kernel clears the bit
+ * itself on some CPUs (the errata), and a hypervisor may mask it. So where
+ * CPUID says no, one try under a SIGILL guard (rng_source_executes())
+ * tells hidden from absent. */
+typedef struct RngPresence {
+        bool cpuid;    /* advertised by the CPU */
+        bool tried;    /* not advertised: the guarded try was made */
+        bool executes; /* advertised, or the guarded try ran without SIGILL */
+} RngPresence;
+
+/* Whether the CPU advertises the source (x86-64: its CPUID bit). False
+ * where this build has no draw code for it. */
+bool rng_source_advertised(RngSourceId id);
+/* Whether this build can execute some source of the table at all. */
+bool rng_arch_supported(void);
+
+/* What a verdict on source id weighs (its descriptor's severity): the
+ * order is the syslog order reversed, a higher Severity is worse. */
+Severity verdict_severity(RngSourceId id, Verdict v);
+/* The syslog priority of verdict v on source id: its severity's. */
+int verdict_priority(RngSourceId id, Verdict v);
+/* What the running kernel does about verdict v on source id, a clause for
+ * the status line and the events; NULL where there is nothing to say (ok,
+ * unsupported). */
+const char *verdict_consequence(RngSourceId id, Verdict v);

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+
+/* The source table: every descriptor is complete and consistent with the
+ * rules the rest of the program relies on (the names, the weights of the
+ * verdicts, the kernel's loops and counters, the draw code), and the
+ * lookups and the names joined for messages give the table's words. */
+
+#include <string.h>
+
+#include "errata.h"
+#include "fail-on.h"
+#include "kernel-state.h"
+#include "rng-source.h"
+#include "sources.h"
+#include "test-util.h"
+
+static void test_descriptors(void) {
+        CHECK(_RNG_SOURCE_MAX > 0, "no source in this build's table");
+        CHECK(_RNG_SOURCE_MAX <= 8 * sizeof(unsigned), "masks of sources do not fit an unsigned");
+        FOREACH_RNG_SOURCE(id) {
+                const RngSourceDesc *d = rng_source_desc(id);
+
+                CHECK(d == &rng_source_table[id], "descriptor of %u", id);
+                CHECK(d->name && d->name[0] && d->display_name && d->display_name[0], "names of %u", id);
+                /* The words of the command line and the configuration:
+                 * lower case, no ':' (FailOn= NAME:VERDICT), no space. */
+                for (const char *c = d->name; *c; c++)
+                        CHECK((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' || *c == '-',
+                              "%s: name character '%c'", d->name, *c);
+                /* RNG_<DISPLAY>_VERDICT is a journal field name. */
+                for (const char *c = d->display_name; *c; c++)
+                        CHECK((*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_',
+                              "%s: display name character '%c'", d->name, *c);
+                CHECK(rng_source_kind_to_string(d->kind), "%s: kind", d->name);
+                CHECK(rng_architecture_to_string(d->architecture), "%s: architecture", d->name);
+                CHECK((d->widths & ~RNG_WIDTHS_ALL) == 0, "%s: widths", d->name);
+                CHECK(d->kind != RNG_SOURCE_CPU_INSTRUCTION || d->widths != 0, "%s: an instruction without widths",
+                      d->name);
+                CHECK(d->detect.cpuinfo_flag || d->kind != RNG_SOURCE_CPU_INSTRUCTION, "%s: no cpuinfo flag", d->name);
+
+                CHECK(d->kernel.credit, "%s: how the kernel credits it", d->name);
+                /* The kernel's loop, and the series' counters where it changes it. */
+                CHECK(d->kernel.tries_stock >= 1 && d->kernel.tries_series >= 1, "%s: tries", d->name);
+                CHECK(d->kernel.tries_stock_why && d->kernel.tries_series_why && d->kernel.tries_assumed_why,
+                      "%s: the tries' reasons", d->name);
+                CHECK(d->kernel.tries_series == d->kernel.tries_stock || d->kernel.counters,
+                      "%s: the series changes its loop, but it has no counters to tell the series by", d->name);
+                CHECK(!d->kernel.cmdline_off == !d->kernel.cmdline_off_reason, "%s: cmdline_off and its reason",
+                      d->name);
+                CHECK(!d->kernel.log_prefix == !d->kernel.log_name, "%s: log prefix and name", d->name);
+                CHECK(!d->kernel.log_prefix || d->kernel.logs_exhaustion != RNG_KERNEL_LOGS_NOTHING,
+                      "%s: exhaustion lines, but logs nothing", d->name);
+
+                /* What the verdicts weigh: the rules every source keeps. */
+                CHECK_EQ_INT(verdict_severity(id, VERDICT_OK), SEVERITY_INFO);
+                CHECK_EQ_INT(verdict_severity(id, VERDICT_UNSUPPORTED), SEVERITY_INFO);
+                CHECK_EQ_INT(verdict_severity(id, VERDICT_HIDDEN), SEVERITY_NOTICE);
+                CHECK_EQ_INT(verdict_severity(id, VERDICT_BROKEN), SEVERITY_ERR);
+                CHECK(verdict_severity(id, VERDICT_DEGRADED) <= verdict_severity(id, VERDICT_EXHAUSTED),
+                      "%s: degraded weighs more than exhausted", d->name);
+                CHECK(!verdict_consequence(id, VERDICT_OK) && !verdict_consequence(id, VERDICT_UNSUPPORTED),
+                      "%s: a consequence of ok or unsupported", d->name);
+                for (Verdict v = VERDICT_HIDDEN; v < _VERDICT_MAX; v++)
+                        if (v != VERDICT_OK)
+                                CHECK(verdict_consequence(id, v), "%s: no consequence of %s", d->name,
+                                      verdict_to_string(v));
+                /* A routine failure is one the kernel falls back from. */
+                CHECK((verdict_severity(id, VERDICT_EXHAUSTED) <= SEVERITY_NOTICE) == d->kernel.has_fallback,
+                      "%s: routine exhaustion and fallback disagree", d->name);
+                CHECK(!d->kernel.has_fallback || (d->kernel.fallback < _RNG_SOURCE_MAX && d->kernel.fallback != id),
+                      "%s: fallback", d->name);
+                /* The default of a confidential VM fails on what is not routine. */
+                CHECK(d->fail_on_cvm & (1u << VERDICT_BROKEN), "%s: broken does not fail a confidential VM", d->name);
+                CHECK(!(d->fail_on_cvm & (1u << VERDICT_OK | 1u << VERDICT_UNSUPPORTED | 1u << VERDICT_HIDDEN)),
+                      "%s: the confidential VM's default fails on ok, unsupported or hidden", d->name);
+                CHECK(!(d->fail_on_cvm & (1u << VERDICT_EXHAUSTED)) == d->kernel.has_fallback,
+                      "%s: exhausted in the confidential VM's default, yet routine (or not, yet not routine)",
+                      d->name);
+
+                /* The draw code: a form per width, of this source. */
+                CHECK(!d->forms == !d->advertised, "%s: forms without detection, or detection without forms",
+                      d->name);
+                for (int w = 0; w < RNG_N_WIDTHS; w++) {
+                        const RngSource *f = rng_source_hardware(id, rng_widths[w]);
+
+                        if (!d->forms || !(d->widths & (1u << w))) {
+                                CHECK(!f, "%s: a form of width %u", d->name, rng_widths[w]);
+                                continue;
+                        }
+                        CHECK(f && f->instruction == id && f->width == rng_widths[w] && f->draw && f->batch,
+                              "%s: form of width %u", d->name, rng_widths[w]);
+                }
+                CHECK(!RNG_ARCH_X86_64 || d->architecture != RNG_ARCHITECTURE_X86_64 || d->forms,
+                      "%s: no draw code in an x86-64 build", d->name);
+        }
+        CHECK(rng_source_desc(_RNG_SOURCE_MAX) == NULL, "beyond the table");
+        CHECK(rng_source_name(_RNG_SOURCE_MAX) == NULL && rng_source_display_name(_RNG_SOURCE_MAX) == NULL,
+              "names beyond the table");
+}
+
+static void test_names(void) {
+        char buf[256];
+
+        FOREACH_RNG_SOURCE(id) {
+                CHECK_EQ_INT(rng_source_from_name(rng_source_name(id)), id);
+                FOREACH_RNG_SOURCE(other)
+                        CHECK(other == id || (strcmp(rng_source_name(id), rng_source_name(other)) != 0 &&
+                                              strcmp(rng_source_display_name(id), rng_source_display_name(other)) != 0),
+                              "%s and %s share a name", rng_source_name(id), rng_source_name(other));
+                /* The display name is what the kernel and the status say,
+                 * never the command line's word. */
+                CHECK(rng_source_from_name(rng_source_display_name(id)) == -EINVAL ||
+                      strcmp(rng_source_name(id), rng_source_display_name(id)) == 0,
+                      "%s: display name taken as a name", rng_source_name(id));
+        }
+        CHECK(rng_source_from_name(NULL) == -EINVAL, "NULL");
+        CHECK(rng_source_from_name("") == -EINVAL, "empty");
+        CHECK(rng_source_from_name("all") == -EINVAL, "all is no source");
+
+#if RNG_SOURCES_X86_64
+        /* The words users and dashboards know keep their spelling. */
+        CHECK(strcmp(rng_source_name(RNG_SOURCE_RDRAND), "rdrand") == 0, "rdrand");
+        CHECK(strcmp(rng_source_name(RNG_SOURCE_RDSEED), "rdseed") == 0, "rdseed");
+        CHECK(strcmp(rng_source_display_name(RNG_SOURCE_RDRAND), "RDRAND") == 0, "RDRAND");
+        CHECK(strcmp(rng_source_display_name(RNG_SOURCE_RDSEED), "RDSEED") == 0, "RDSEED");
+        CHECK(strcmp(rng_source_names_join(RNG_SOURCES_ALL, false, "", ", ", ", ", buf, sizeof(buf)),
+                     "rdrand, rdseed") == 0, "%s", buf);
+        CHECK(strcmp(rng_source_names_join(RNG_SOURCES_ALL, true, "", "/", "/", buf, sizeof(buf)),
+                     "RDRAND/RDSEED") == 0, "%s", buf);
+        CHECK(strcmp(rng_source_names_join(RNG_SOURCES_ALL, false, ":", ", ", " or ", buf, sizeof(buf)),
+                     "rdrand: or rdseed:") == 0, "%s", buf);
+        CHECK(strcmp(rng_source_names_join(1u << RNG_SOURCE_RDSEED, true, "", "/", "/", buf, sizeof(buf)),
+                     "RDSEED") == 0, "%s", buf);
+        CHECK(strcmp(fail_on_words_expect(buf, sizeof(buf)), "a verdict: degraded, exhausted, broken, hidden, "
+                     "unsupported or ok, optionally after rdrand: or rdseed:") == 0, "%s", buf);
+#endif
+        CHECK(strcmp(rng_source_names_join(0, false, "", ", ", ", ", buf, sizeof(buf)), "") == 0, "none: %s", buf);
+        /* Cut, never overrun. */
+        CHECK(strlen(rng_source_names_join(RNG_SOURCES_ALL, false, "", ", ", ", ", buf, 4)) <= 3, "cut");
+}
+
+/* The tables beside it are keyed by sources of this build. */
+static void test_keyed_tables(void) {
+        for (size_t i = 0; i < kernel_reason_table_size; i++) {
+                const KernelReason *r = &kernel_reason_table[i];
+
+                CHECK(rng_source_desc(r->instruction), "reason %s: source", r->id);
+                CHECK(r->id && r->message && r->source, "reason %zu incomplete", i);
+                CHECK(kernel_reason_match(r->message, strlen(r->message)) == r, "reason %s: matched by another", r->id);
+        }
+        for (size_t i = 0; i < errata_table_size; i++) {
+                const Erratum *e = &errata_table[i];
+
+                CHECK(rng_source_desc(e->instruction), "erratum %s: source", e->id);
+                CHECK((e->widths & ~rng_source_desc(e->instruction)->widths) == 0, "erratum %s: widths", e->id);
+        }
+}
+
+int main(void) {
+        test_descriptors();
+        test_names();
+        test_keyed_tables();
+        return test_result("test-sources");
+}
