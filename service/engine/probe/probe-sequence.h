@@ -6,8 +6,8 @@
  * kernel's view of them (kernel_state_read(); an unreadable
  * /proc/cpuinfo is logged here and the probe goes on), run with the
  * kernel's counters read around the contention runs (again on every
- * usable CPU if more threads were asked for than there are), and name
- * the errata the result matches. */
+ * usable CPU if more threads were asked for than there are), name
+ * the errata the result matches, and note the kernel's release (uname). */
 
 #include "cpu-id.h"
 #include "kernel-state.h"
