@@ -390,8 +390,8 @@ static int parse_ratio(const char *p, const char *end, double *ret) {
 static int parse_uint(const char *p, const char *end, uint64_t max, uint64_t *ret) {
         char buf[16];
 
-        if (end - p < 1 || (size_t) (end - p) >= sizeof(buf))
-                return -EBADMSG;
+        if (end - p < 1 || (size_t) (end - p) >= sizeof(buf) || (p[0] == '0' && end - p > 1))
+                return -EBADMSG; /* as the daemon writes it: no leading zero */
         memcpy(buf, p, end - p);
         buf[end - p] = '\0';
         if (parse_u64(buf, ret) < 0 || *ret > max)
@@ -424,7 +424,7 @@ int report_parse_rates(const char *s, ReportRate *ret, unsigned *ret_n) {
                         return -EBADMSG;
                 memcpy(word, p, s1 - p);
                 word[s1 - p] = '\0';
-                w = rng_width_from_string(word);
+                w = word[0] == '0' ? -EINVAL : rng_width_from_string(word);
                 if (w < 0)
                         return -EBADMSG;
                 rate.width = rng_widths[w];
