@@ -24,7 +24,7 @@
  * the probe event, the status and JSON; with the fixed microcode it is only
  * mentioned as fixed; an unknown CPU gets no guess. */
 static void test_erratum_named(void) {
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         CpuId zen5 = { .vendor = "AuthenticAMD", .have_fms = true, .family = 0x1a, .model = 0x02,
                        .stepping = 1, .have_microcode = true, .microcode = 0xb002000 };
         CpuId fixed = zen5, milan = { .vendor = "AuthenticAMD", .have_fms = true, .family = 0x19, .model = 0x01,
@@ -70,8 +70,8 @@ static void test_erratum_named(void) {
 }
 
 static void test_report_model(void) {
-        const bool cpuid[2] = { true, true };
-        const Verdict iv[2] = { VERDICT_OK, VERDICT_EXHAUSTED };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
+        const Verdict iv[_RNG_SOURCE_MAX] = { VERDICT_OK, VERDICT_EXHAUSTED };
         VerdictEventInfo info = { .verdict = VERDICT_EXHAUSTED, .trigger = "boot", .instr_verdicts = iv, .cvm = "none" };
         sd_id128_t b1 = { .bytes = { 1 } }, b2 = { .bytes = { 2 } };
         _cleanup_free_ char *text = NULL;

@@ -21,9 +21,22 @@
 
 #include "format-util.h"
 
-/* The probe's fragment. Returns a newly allocated string, NULL on
- * allocation failure. */
+/* The probe's fragment: each selected source's words, then the CRNG's
+ * readiness from this boot's kernel log (status_format_crng()). Returns a
+ * newly allocated string, NULL on allocation failure. */
 char *status_format_probe(const ProbeReport *r);
+
+/* One source's words in the probe's fragment, into buf: "A ok (0 of 36.9k
+ * tries failed)", "D host-fed (virtio_rng.0, host-fed, credited 1024/1024:
+ * 4.10 kB at 1.20 MB/s) (CONSEQUENCE; remedy: ...)", "S ABSENT" (D a
+ * device's display name, S a seed's, ABSENT its descriptor's words). The
+ * events of the sources that are no CPU instruction say the same. */
+void status_format_source(const ProbeReport *r, RngSourceId i, char *buf, size_t len);
+
+/* "CRNG ready 4.310 s after the kernel started (at random_init_early():
+ * the CPU's instructions (random.trust_cpu))", "CRNG not ready yet",
+ * "CRNG readiness unknown (kernel log not read)". */
+void status_format_crng(const KernelBootLog *b, char *buf, size_t len);
 
 /* What the kernel watch saw of one source. */
 typedef struct StatusKernelSource {

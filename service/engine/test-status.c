@@ -48,9 +48,9 @@ static void test_kernel(void) {
                   "kernel: RDRAND exhausted 4x during rng-health's own probe, RDRAND disabled, RDRAND defective, "
                   "RDSEED exhausted 3x (the kernel seeds from RDRAND instead; 2 of them recorded in the journal "
                   "when the routine interval ends)");
-        char buf[64];
+        char buf[96];
 
-        CHECK(strcmp(status_probing(buf, sizeof(buf)), "Probing RDRAND/RDSEED...") == 0, "%s", buf);
+        CHECK(strcmp(status_probing(buf, sizeof(buf)), "Probing RDRAND/RDSEED/HWRNG/BOOT_SEED...") == 0, "%s", buf);
 #endif
 }
 

@@ -9,6 +9,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "journal-event.h"
+#include "rng-source.h"
 #include "macro.h"
 #include "monitor.h"
 #include "probe-summary.h"
@@ -49,6 +50,8 @@ static void update_policy(Manager *m) {
         }
         m->fail_on = config_fail_on(&m->config, m->cvm);
         fail_on_format(&m->fail_on, m->fail_on_text, sizeof(m->fail_on_text));
+        if (m->probe)
+                probe_watch_set_cvm(m->probe, m->cvm);
 }
 
 /* "tdx", "sev-snp", ...; "forced" for ConfidentialVM=yes where nothing was
@@ -187,6 +190,7 @@ static void on_source_report(VerdictSource *source, VerdictReport *report, void 
                 .have_previous = !c.first,
                 .previous = c.previous,
                 .previous_instr_verdicts = c.previous_instr,
+                .boot = m->probe_report ? &m->probe_report->boot : NULL,
         };
         if (c.changed)
                 (void) event_emit(event_verdict(&f, &info), &f, LOG_WARNING, "verdict");
@@ -276,6 +280,28 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
         return 0;
 }
 
+/* The devices the service manager opened for the daemon (OpenFile=, each
+ * named by its source's name: the unit's read grant on that one device),
+ * for the probe to read instead of opening the node it may not open. An fd
+ * of another name is closed. */
+static void take_device_fds(void) {
+        char **names = NULL;
+        int n = sd_listen_fds_with_names(true, &names);
+
+        for (int k = 0; k < n; k++) {
+                int fd = SD_LISTEN_FDS_START + k, id = names ? rng_source_from_name(names[k]) : -EINVAL;
+
+                if (id < 0 || rng_source_use_fd(id, fd) < 0) {
+                        log_warning("An fd named '%s' was passed, which names no device of the table: closed",
+                                    names && names[k] ? names[k] : "");
+                        (void) close(fd);
+                }
+        }
+        for (int k = 0; names && names[k]; k++)
+                free(names[k]);
+        free(names);
+}
+
 int manager_new(const char *root, const ProbeSourceHook *hook, Manager **ret) {
         _cleanup_(manager_freep) Manager *m = NULL;
         ConfigError err;
@@ -308,6 +334,8 @@ int manager_new(const char *root, const ProbeSourceHook *hook, Manager **ret) {
         r = probe_watch_new(m->event, &m->config, m->root, hook, &m->probe_source, &m->probe);
         if (r < 0)
                 return log_error_errno(r, "failed to set up the probe: %m");
+        probe_watch_set_cvm(m->probe, m->cvm);
+        take_device_fds();
         r = sd_event_add_defer(m->event, &m->metrics_write, on_metrics_write, m);
         if (r >= 0)
                 r = sd_event_source_set_enabled(m->metrics_write, SD_EVENT_OFF);

@@ -27,7 +27,7 @@ static void test_probe_result(void) {
                 "RNG_TOTAL_FAILURE_RATE", "RNG_TOTAL_RETRY_EXHAUSTED", "RNG_KERNEL_RETRIES", "RNG_PROBE_USEC", "RNG_KERNEL_STATE",
                 "RNG_TRIGGER",
         };
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         ProbeReport r;
         EventFields f = {};
         char buf[32];
@@ -78,7 +78,7 @@ static void test_probe_result(void) {
 }
 
 static void test_exhausted_and_status(void) {
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         _cleanup_free_ char *status = NULL;
         const ProbeSourceResult *in;
         const ProbeRun *worst;
@@ -117,7 +117,7 @@ static void test_exhausted_and_status(void) {
 /* A count of one takes the singular: "1 value needed more than 1 try",
  * never "1 tries" (a stock kernel's RDSEED loop is one try). */
 static void test_plurals(void) {
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         _cleanup_free_ char *status = NULL;
         ProbeReport r;
         EventFields f = {};
@@ -143,14 +143,15 @@ static void test_plurals(void) {
 }
 
 static void test_unsupported(void) {
-        const bool cpuid[2] = { false, false };
+        const bool cpuid[_RNG_SOURCE_MAX] = { false, false };
         _cleanup_free_ char *status = NULL;
         ProbeReport r;
         EventFields f = {};
 
         make_report(SCRIPT_HEALTHY, 0, 0, cpuid, &r);
         status = status_format_probe(&r);
-        CHECK(status && strcmp(status, "no RDRAND/RDSEED on this CPU: nothing to check") == 0, "status: %s", status ?: "(null)");
+        CHECK(status && strcmp(status, "no RDRAND/RDSEED/HWRNG/BOOT_SEED on this machine: nothing to check") == 0,
+              "status: %s", status ?: "(null)");
         CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_RDSEED, "boot"), -ENODATA);
         CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_SOURCE_RDSEED]), 0);
         check_field(&f, "MESSAGE_ID", RNG_MID_UNAVAILABLE_STR);
@@ -161,8 +162,7 @@ static void test_unsupported(void) {
 
         /* kernel-disabled: still probed, and reported */
         r.instr[RNG_SOURCE_RDSEED].cpuid = true;
-        r.instr[RNG_SOURCE_RDSEED].kernel = (KernelSourceState) { KERNEL_STATE_DISABLED, "nordrand", "nordrand on the command line",
-                                                                KERNEL_REASON_CMDLINE };
+        r.instr[RNG_SOURCE_RDSEED].kernel = (KernelSourceState) { .state = KERNEL_STATE_DISABLED, .reason_id = "nordrand", .reason = "nordrand on the command line", .reason_source = KERNEL_REASON_CMDLINE };
         CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_SOURCE_RDSEED]), 0);
         check_field(&f, "RNG_REASON", "kernel");
         check_field(&f, "RNG_KERNEL_STATE", "disabled");
@@ -212,7 +212,7 @@ static void test_hidden(void) {
 }
 
 static void test_output_check(void) {
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         const ProbeRun *run;
         ProbeReport r;
         EventFields f = {};
@@ -240,9 +240,10 @@ static void test_output_check(void) {
 }
 
 static void test_verdict_events(void) {
-        const Verdict iv[2] = { VERDICT_OK, VERDICT_EXHAUSTED };
-        const FailOn fo = { .mask = { (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN),
-                                      (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN) } };
+        const Verdict iv[_RNG_SOURCE_MAX] = { VERDICT_OK, VERDICT_EXHAUSTED };
+        const FailOn fo = { .mask = { [RNG_SOURCE_RDRAND] = (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN),
+                                      [RNG_SOURCE_RDSEED] = (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN),
+                                      [RNG_SOURCE_HWRNG] = 1u << VERDICT_BROKEN } };
         char mask[64];
         VerdictEventInfo info = {
                 .verdict = VERDICT_EXHAUSTED,
@@ -286,8 +287,8 @@ static void test_verdict_events(void) {
          * message names the instruction that changed, and the previous
          * per-instruction verdicts travel as fields. */
         {
-                const Verdict before[2] = { VERDICT_OK, VERDICT_EXHAUSTED };
-                const Verdict after[2] = { VERDICT_EXHAUSTED, VERDICT_EXHAUSTED };
+                const Verdict before[_RNG_SOURCE_MAX] = { VERDICT_OK, VERDICT_EXHAUSTED };
+                const Verdict after[_RNG_SOURCE_MAX] = { VERDICT_EXHAUSTED, VERDICT_EXHAUSTED };
                 VerdictEventInfo same = info;
 
                 same.previous = VERDICT_EXHAUSTED;
@@ -332,11 +333,17 @@ static void test_priorities_and_formats(void) {
         /* What the kernel does about it decides: a failed RDSEED is routine
          * (it falls back to RDRAND), a failed RDRAND is not, and values that
          * pass for random are the worst either way. */
-        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 CHECK_EQ_INT(verdict_priority(i, VERDICT_OK), LOG_INFO);
                 CHECK_EQ_INT(verdict_priority(i, VERDICT_UNSUPPORTED), LOG_INFO);
-                CHECK_EQ_INT(verdict_priority(i, VERDICT_HIDDEN), LOG_NOTICE);
-                CHECK_EQ_INT(verdict_priority(i, VERDICT_BROKEN), LOG_ERR);
+                if (rng_source_verdicts(i) & (1u << VERDICT_HIDDEN))
+                        CHECK_EQ_INT(verdict_priority(i, VERDICT_HIDDEN), LOG_NOTICE);
+                if (rng_source_verdicts(i) & (1u << VERDICT_BROKEN))
+                        CHECK_EQ_INT(verdict_priority(i, VERDICT_BROKEN), LOG_ERR);
+                /* The kernel credits what the host chose: warning, on a
+                 * confidential VM (the only place it is a verdict). */
+                if (rng_source_verdicts(i) & (1u << VERDICT_HOST_FED))
+                        CHECK_EQ_INT(verdict_priority(i, VERDICT_HOST_FED), LOG_WARNING);
         }
         CHECK_EQ_INT(verdict_priority(RNG_SOURCE_RDSEED, VERDICT_EXHAUSTED), LOG_NOTICE);
         CHECK_EQ_INT(verdict_priority(RNG_SOURCE_RDSEED, VERDICT_DEGRADED), LOG_NOTICE);
@@ -355,6 +362,7 @@ static void test_priorities_and_formats(void) {
         CHECK_EQ_INT(verdict_exit_status(VERDICT_UNSUPPORTED), 6);
         CHECK_EQ_INT(verdict_exit_status(VERDICT_OK), 7);
         CHECK_EQ_INT(verdict_exit_status(VERDICT_HIDDEN), 8);
+        CHECK_EQ_INT(verdict_exit_status(VERDICT_HOST_FED), 9);
         CHECK_EQ_INT(verdict_exit_code(VERDICT_EXHAUSTED), 3);
         CHECK_EQ_INT(verdict_exit_code(VERDICT_BROKEN), 4);
         for (Verdict v = VERDICT_UNSUPPORTED; v <= VERDICT_DEGRADED; v++)
@@ -371,8 +379,8 @@ static void test_priorities_and_formats(void) {
         fail_on_format(&fo, buf, sizeof(buf));
         CHECK(strcmp(buf, "broken rdrand:exhausted") == 0, "%s", buf);
         {
-                Verdict v, xeon[2] = { VERDICT_OK, VERDICT_EXHAUSTED }, rdrand[2] = { VERDICT_EXHAUSTED, VERDICT_OK },
-                           zen5[2] = { VERDICT_OK, VERDICT_BROKEN };
+                Verdict v, xeon[_RNG_SOURCE_MAX] = { VERDICT_OK, VERDICT_EXHAUSTED }, rdrand[_RNG_SOURCE_MAX] = { VERDICT_EXHAUSTED, VERDICT_OK },
+                           zen5[_RNG_SOURCE_MAX] = { VERDICT_OK, VERDICT_BROKEN };
                 RngSourceId i;
 
                 CHECK(!fail_on_match(&fo, xeon, &v, &i), "the Xeon shape fails a confidential VM");
@@ -400,8 +408,7 @@ static void test_fields_overflow(void) {
         event_fields_done(&f);
 }
 
-#define V(a, b) ((const Verdict[]) { VERDICT_##a, VERDICT_##b })
-
+#define V(a, b) ((const Verdict[_RNG_SOURCE_MAX]) { VERDICT_##a, VERDICT_##b })
 /* A listener that records what it heard, with the aggregate at that time. */
 typedef struct Heard {
         unsigned calls;
@@ -453,7 +460,7 @@ static void test_aggregator(void) {
         CHECK_EQ_INT(verdict_source_report(&kernel, V(OK, OK), "", "kernel"), 0);
         s2 = aggregator_status(&a);
         CHECK(s2 && strcmp(s2, "RDRAND ok again") == 0, "status: %s", s2);
-        CHECK_EQ_INT(verdict_source_report(&kernel, ((const Verdict[]) { VERDICT_OK, _VERDICT_MAX }), "", "kernel"), -EINVAL);
+        CHECK_EQ_INT(verdict_source_report(&kernel, ((const Verdict[_RNG_SOURCE_MAX]) { VERDICT_OK, _VERDICT_MAX }), "", "kernel"), -EINVAL);
         /* Per instruction: RDRAND exhausted while RDSEED stays exhausted is a
          * change, although the worst verdict stays the same. */
         CHECK_EQ_INT(verdict_source_report(&probe, V(OK, EXHAUSTED), "RDSEED exhausted", "reprobe"), 0);
@@ -499,7 +506,7 @@ static void test_aggregator(void) {
 
 /* Plurals: "1 run", not "1 runs". */
 static void test_one_run(void) {
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         ProbeReport r;
         EventFields f = {};
 

@@ -361,7 +361,7 @@ static const RngSource *hook_source(RngSourceId i, unsigned width, unsigned thre
 }
 
 static void test_run_all(void) {
-        const bool cpuid[2] = { true, false };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, false };
         ProbeParams p;
         ProbeReport rep;
         Hook h = {};
@@ -410,7 +410,7 @@ static void test_run_all(void) {
         /* Hidden and RDRAND absent: the probe's verdict is hidden. */
         for (int w = 0; w < 3; w++)
                 script_init(&h.scripts[0][w], SCRIPT_SIGILL, rng_widths[w], 0, 0, 0, w);
-        p.cpuid = (const bool[2]) { false, false };
+        p.cpuid = (const bool[_RNG_SOURCE_MAX]) { false, false };
         CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
         p.cpuid = cpuid;
         CHECK_EQ_INT(rep.instr[0].verdict, VERDICT_UNSUPPORTED);
@@ -457,7 +457,7 @@ static const RngSource *thread_source(RngSourceId i, unsigned width, unsigned th
 }
 
 static void test_run_all_contention(void) {
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         ProbeParams p;
         ProbeReport rep;
         static ThreadHook h;
@@ -533,7 +533,7 @@ static void test_power(void) {
 static void test_hardware(void) {
         ProbeLimits l = count_limits(1000);
 
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE_OF_KIND(i, RNG_KIND_CPU_INSTRUCTION) {
                 if (!rng_source_advertised(i))
                         continue;
                 for (unsigned w = 16; w <= 64; w *= 2) {
@@ -565,7 +565,7 @@ static const RngSource *bursts_source(RngSourceId i, unsigned width, unsigned th
  * per value exhaust a stock kernel's single RDSEED try but not the retry
  * series' 10, and never RDRAND's 10; KernelRetries= overrides both. */
 static void test_kernel_relative(void) {
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         KernelState stock = {}, series = { .retry_series = true };
         ProbeParams p;
         ProbeReport r;
@@ -603,7 +603,7 @@ static void test_kernel_relative(void) {
         /* The override applies to both instructions. */
         p.verdict.kernel_retries = 3;
         CHECK_EQ_INT(probe_run_all(&p, &series, &r), 0);
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE_OF_KIND(i, RNG_KIND_CPU_INSTRUCTION) {
                 CHECK_EQ_U64(r.instr[i].kernel_retries, 3);
                 CHECK_EQ_INT(r.instr[i].kernel_retries_source, KERNEL_RETRIES_OVERRIDE);
                 CHECK_EQ_INT(r.instr[i].verdict, VERDICT_EXHAUSTED);
@@ -647,7 +647,7 @@ static void test_guard(void) {
 
         /* The real instructions: whatever CPUID says, the guarded try never
          * crashes, and one CPUID advertises executes. */
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE_OF_KIND(i, RNG_KIND_CPU_INSTRUCTION) {
                 int r = rng_source_executes(rng_source_hardware(i, 64));
 
                 CHECK(r == 0 || r == 1, "hardware %d: %d", i, r);
@@ -902,7 +902,7 @@ static const RngSource *sweep_source(RngSourceId i, unsigned width, unsigned thr
 }
 
 static void test_sweep(void) {
-        const bool cpuid[2] = { false, false };
+        const bool cpuid[_RNG_SOURCE_MAX] = { false, false };
         ProbeSweepReport *rep = malloc(sizeof(*rep));
         ProbeParams p;
 

@@ -34,62 +34,100 @@ static void test_descriptors(void) {
                 CHECK(rng_source_kind_to_string(d->kind), "%s: kind", d->name);
                 CHECK(rng_architecture_to_string(d->architecture), "%s: architecture", d->name);
                 CHECK((d->widths & ~RNG_WIDTHS_ALL) == 0, "%s: widths", d->name);
-                CHECK(d->kind != RNG_SOURCE_CPU_INSTRUCTION || d->widths != 0, "%s: an instruction without widths",
+                CHECK(d->kernel.credit && d->kernel.credit_param, "%s: how the kernel credits it, and what decides",
                       d->name);
-                CHECK(d->detect.cpuinfo_flag || d->kind != RNG_SOURCE_CPU_INSTRUCTION, "%s: no cpuinfo flag", d->name);
-
-                CHECK(d->kernel.credit, "%s: how the kernel credits it", d->name);
-                /* The kernel's loop, and the series' counters where it changes it. */
-                CHECK(d->kernel.tries_stock >= 1 && d->kernel.tries_series >= 1, "%s: tries", d->name);
-                CHECK(d->kernel.tries_stock_why && d->kernel.tries_series_why && d->kernel.tries_assumed_why,
-                      "%s: the tries' reasons", d->name);
-                CHECK(d->kernel.tries_series == d->kernel.tries_stock || d->kernel.counters,
-                      "%s: the series changes its loop, but it has no counters to tell the series by", d->name);
+                CHECK(d->absent && d->absent[0], "%s: what is said where it is not there", d->name);
                 CHECK(!d->kernel.cmdline_off == !d->kernel.cmdline_off_reason, "%s: cmdline_off and its reason",
                       d->name);
                 CHECK(!d->kernel.log_prefix == !d->kernel.log_name, "%s: log prefix and name", d->name);
                 CHECK(!d->kernel.log_prefix || d->kernel.logs_exhaustion != RNG_KERNEL_LOGS_NOTHING,
                       "%s: exhaustion lines, but logs nothing", d->name);
 
-                /* What the verdicts weigh: the rules every source keeps. */
+                if (d->kind == RNG_KIND_CPU_INSTRUCTION) {
+                        CHECK(d->widths != 0, "%s: an instruction without widths", d->name);
+                        CHECK(d->detect.cpuinfo_flag, "%s: no cpuinfo flag", d->name);
+                        CHECK(!d->kernel_view, "%s: an instruction's view is /proc/cpuinfo's", d->name);
+                        /* The kernel's loop, and the series' counters where it changes it. */
+                        CHECK(d->kernel.tries_stock >= 1 && d->kernel.tries_series >= 1, "%s: tries", d->name);
+                        CHECK(d->kernel.tries_stock_why && d->kernel.tries_series_why && d->kernel.tries_assumed_why,
+                              "%s: the tries' reasons", d->name);
+                        CHECK(d->kernel.tries_series == d->kernel.tries_stock || d->kernel.counters,
+                              "%s: the series changes its loop, but it has no counters to tell the series by", d->name);
+                        /* A routine failure is one the kernel falls back from. */
+                        CHECK((verdict_severity(id, VERDICT_EXHAUSTED) <= SEVERITY_NOTICE) == d->kernel.has_fallback,
+                              "%s: routine exhaustion and fallback disagree", d->name);
+                        CHECK(!(d->fail_on_cvm & (1u << VERDICT_EXHAUSTED)) == d->kernel.has_fallback,
+                              "%s: exhausted in the confidential VM's default, yet routine (or not, yet not routine)",
+                              d->name);
+                        CHECK(!(d->verdicts & (1u << VERDICT_HOST_FED)), "%s: the host does not choose the CPU's values",
+                              d->name);
+                } else {
+                        CHECK(d->widths == 0 && !d->contention, "%s: widths or contention", d->name);
+                        CHECK(!d->detect.cpuinfo_flag && d->kernel_view, "%s: its view is its reader's", d->name);
+                        CHECK(d->kernel.tries_stock == 0 && d->kernel.tries_series == 0 && !d->kernel.counters &&
+                              !d->kernel.has_fallback, "%s: a loop, counters or a fallback", d->name);
+                        CHECK(!rng_source_kernel_logged(id), "%s: the kernel watch follows it", d->name);
+                        CHECK((d->verdicts & (1u << VERDICT_HOST_FED)) && d->kernel.remedy,
+                              "%s: host-fed, and the remedy", d->name);
+                }
+                CHECK(!d->kernel.host_fed_drivers || d->kind == RNG_KIND_HWRNG_DEVICE, "%s: host-fed drivers",
+                      d->name);
+                CHECK(d->verdicts & (1u << VERDICT_OK | 1u << VERDICT_UNSUPPORTED), "%s: verdicts", d->name);
+
+                /* What the verdicts weigh: the rules every source keeps,
+                 * for each verdict it can have. */
                 CHECK_EQ_INT(verdict_severity(id, VERDICT_OK), SEVERITY_INFO);
                 CHECK_EQ_INT(verdict_severity(id, VERDICT_UNSUPPORTED), SEVERITY_INFO);
-                CHECK_EQ_INT(verdict_severity(id, VERDICT_HIDDEN), SEVERITY_NOTICE);
-                CHECK_EQ_INT(verdict_severity(id, VERDICT_BROKEN), SEVERITY_ERR);
-                CHECK(verdict_severity(id, VERDICT_DEGRADED) <= verdict_severity(id, VERDICT_EXHAUSTED),
-                      "%s: degraded weighs more than exhausted", d->name);
+                if (d->verdicts & (1u << VERDICT_HIDDEN))
+                        CHECK_EQ_INT(verdict_severity(id, VERDICT_HIDDEN), SEVERITY_NOTICE);
+                if (d->verdicts & (1u << VERDICT_BROKEN))
+                        CHECK_EQ_INT(verdict_severity(id, VERDICT_BROKEN), SEVERITY_ERR);
+                if (d->verdicts & (1u << VERDICT_HOST_FED))
+                        CHECK_EQ_INT(verdict_severity(id, VERDICT_HOST_FED), SEVERITY_WARNING);
+                CHECK(verdict_severity(id, VERDICT_DEGRADED) <= verdict_severity(id, VERDICT_EXHAUSTED) ||
+                      !(d->verdicts & (1u << VERDICT_EXHAUSTED)), "%s: degraded weighs more than exhausted", d->name);
                 CHECK(!verdict_consequence(id, VERDICT_OK) && !verdict_consequence(id, VERDICT_UNSUPPORTED),
                       "%s: a consequence of ok or unsupported", d->name);
-                for (Verdict v = VERDICT_HIDDEN; v < _VERDICT_MAX; v++)
-                        if (v != VERDICT_OK)
-                                CHECK(verdict_consequence(id, v), "%s: no consequence of %s", d->name,
-                                      verdict_to_string(v));
-                /* A routine failure is one the kernel falls back from. */
-                CHECK((verdict_severity(id, VERDICT_EXHAUSTED) <= SEVERITY_NOTICE) == d->kernel.has_fallback,
-                      "%s: routine exhaustion and fallback disagree", d->name);
+                for (Verdict v = 0; v < _VERDICT_MAX; v++) {
+                        if (v == VERDICT_OK || v == VERDICT_UNSUPPORTED)
+                                continue;
+                        CHECK(!verdict_consequence(id, v) == !(d->verdicts & (1u << v)),
+                              "%s: a consequence of %s, yet not a verdict of it (or the other way round)", d->name,
+                              verdict_to_string(v));
+                }
                 CHECK(!d->kernel.has_fallback || (d->kernel.fallback < _RNG_SOURCE_MAX && d->kernel.fallback != id),
                       "%s: fallback", d->name);
                 /* The default of a confidential VM fails on what is not routine. */
-                CHECK(d->fail_on_cvm & (1u << VERDICT_BROKEN), "%s: broken does not fail a confidential VM", d->name);
-                CHECK(!(d->fail_on_cvm & (1u << VERDICT_OK | 1u << VERDICT_UNSUPPORTED | 1u << VERDICT_HIDDEN)),
-                      "%s: the confidential VM's default fails on ok, unsupported or hidden", d->name);
-                CHECK(!(d->fail_on_cvm & (1u << VERDICT_EXHAUSTED)) == d->kernel.has_fallback,
-                      "%s: exhausted in the confidential VM's default, yet routine (or not, yet not routine)",
-                      d->name);
+                CHECK((d->fail_on_cvm & ~d->verdicts) == 0, "%s: a default on a verdict it cannot have", d->name);
+                CHECK(!!(d->fail_on_cvm & (1u << VERDICT_BROKEN)) == !!(d->verdicts & (1u << VERDICT_BROKEN)),
+                      "%s: broken does not fail a confidential VM", d->name);
+                CHECK(!(d->fail_on_cvm & (1u << VERDICT_OK | 1u << VERDICT_UNSUPPORTED | 1u << VERDICT_HIDDEN |
+                                          1u << VERDICT_HOST_FED)),
+                      "%s: the confidential VM's default fails on ok, unsupported, hidden or host-fed", d->name);
 
-                /* The draw code: a form per width, of this source. */
-                CHECK(!d->forms == !d->advertised, "%s: forms without detection, or detection without forms",
-                      d->name);
-                for (int w = 0; w < RNG_N_WIDTHS; w++) {
-                        const RngSource *f = rng_source_hardware(id, rng_widths[w]);
+                /* The draw code: a form per width, of this source; a
+                 * device's one reader; a seed has none. */
+                if (d->kind == RNG_KIND_CPU_INSTRUCTION) {
+                        CHECK(!d->forms == !d->advertised, "%s: forms without detection, or detection without forms",
+                              d->name);
+                        for (int w = 0; w < RNG_N_WIDTHS; w++) {
+                                const RngSource *f = rng_source_hardware(id, rng_widths[w]);
 
-                        if (!d->forms || !(d->widths & (1u << w))) {
-                                CHECK(!f, "%s: a form of width %u", d->name, rng_widths[w]);
-                                continue;
+                                if (!d->forms || !(d->widths & (1u << w))) {
+                                        CHECK(!f, "%s: a form of width %u", d->name, rng_widths[w]);
+                                        continue;
+                                }
+                                CHECK(f && f->instruction == id && f->width == rng_widths[w] && f->draw && f->batch &&
+                                      !f->read, "%s: form of width %u", d->name, rng_widths[w]);
                         }
-                        CHECK(f && f->instruction == id && f->width == rng_widths[w] && f->draw && f->batch,
-                              "%s: form of width %u", d->name, rng_widths[w]);
-                }
+                } else if (d->kind == RNG_KIND_HWRNG_DEVICE) {
+                        const RngSource *f = rng_source_hardware(id, 16);
+
+                        CHECK(d->detect.device && d->detect.sysfs && !d->advertised, "%s: device and sysfs", d->name);
+                        CHECK(f && f == rng_source_hardware(id, 64) && f->instruction == id && f->width == 64 &&
+                              f->read && !f->draw && !f->batch, "%s: the device's reader", d->name);
+                } else
+                        CHECK(!d->forms && !rng_source_hardware(id, 64), "%s: a form of a seed", d->name);
                 CHECK(!RNG_ARCH_X86_64 || d->architecture != RNG_ARCHITECTURE_X86_64 || d->forms,
                       "%s: no draw code in an x86-64 build", d->name);
         }
@@ -124,16 +162,20 @@ static void test_names(void) {
         CHECK(strcmp(rng_source_display_name(RNG_SOURCE_RDRAND), "RDRAND") == 0, "RDRAND");
         CHECK(strcmp(rng_source_display_name(RNG_SOURCE_RDSEED), "RDSEED") == 0, "RDSEED");
         CHECK(strcmp(rng_source_names_join(RNG_SOURCES_ALL, false, "", ", ", ", ", buf, sizeof(buf)),
-                     "rdrand, rdseed") == 0, "%s", buf);
+                     "rdrand, rdseed, hwrng, boot-seed") == 0, "%s", buf);
         CHECK(strcmp(rng_source_names_join(RNG_SOURCES_ALL, true, "", "/", "/", buf, sizeof(buf)),
-                     "RDRAND/RDSEED") == 0, "%s", buf);
+                     "RDRAND/RDSEED/HWRNG/BOOT_SEED") == 0, "%s", buf);
         CHECK(strcmp(rng_source_names_join(RNG_SOURCES_ALL, false, ":", ", ", " or ", buf, sizeof(buf)),
-                     "rdrand: or rdseed:") == 0, "%s", buf);
+                     "rdrand:, rdseed:, hwrng: or boot-seed:") == 0, "%s", buf);
         CHECK(strcmp(rng_source_names_join(1u << RNG_SOURCE_RDSEED, true, "", "/", "/", buf, sizeof(buf)),
                      "RDSEED") == 0, "%s", buf);
         CHECK(strcmp(fail_on_words_expect(buf, sizeof(buf)), "a verdict: degraded, exhausted, broken, hidden, "
-                     "unsupported or ok, optionally after rdrand: or rdseed:") == 0, "%s", buf);
+                     "host-fed, unsupported or ok, optionally after rdrand:, rdseed:, hwrng: or boot-seed:") == 0,
+              "%s", buf);
 #endif
+        /* The sources of every build, in every build. */
+        CHECK(strcmp(rng_source_name(RNG_SOURCE_HWRNG), "hwrng") == 0, "hwrng");
+        CHECK(strcmp(rng_source_name(RNG_SOURCE_BOOT_SEED), "boot-seed") == 0, "boot-seed");
         CHECK(strcmp(rng_source_names_join(0, false, "", ", ", ", ", buf, sizeof(buf)), "") == 0, "none: %s", buf);
         /* Cut, never overrun. */
         CHECK(strlen(rng_source_names_join(RNG_SOURCES_ALL, false, "", ", ", ", ", buf, 4)) <= 3, "cut");
