@@ -7,8 +7,8 @@
 #include "macro.h"
 
 #define CMDLINE_PREFIX "Kernel command line: "
-#define CRNG_READY "random: crng init done"
-#define VM_FORK "random: crng reseeded due to virtual machine fork"
+#define CRNG_READY KERNEL_BOOT_CRNG_READY_LINE
+#define VM_FORK KERNEL_BOOT_VM_FORK_LINE
 #define EFI_PREFIX "efi: "
 #define EFI_SEED "RNG=0x"
 

@@ -29,6 +29,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The CRNG's lines verbatim (a journal can match them exactly). */
+#define KERNEL_BOOT_CRNG_READY_LINE "random: crng init done"
+#define KERNEL_BOOT_VM_FORK_LINE "random: crng reseeded due to virtual machine fork"
+
 typedef enum KernelBootLine {
         KERNEL_BOOT_LINE_NONE,
         KERNEL_BOOT_LINE_CMDLINE,

@@ -154,7 +154,8 @@ void status_format_source(const ProbeReport *r, RngSourceId i, char *buf, size_t
 void status_format_crng(const KernelBootLog *b, char *buf, size_t len) {
         if (len == 0)
                 return;
-        if (!b->read)
+        buf[0] = '\0';
+        if (!b->read && !b->crng_ready)
                 snprintf(buf, len, "CRNG readiness unknown (kernel log not read)");
         else if (!b->crng_ready)
                 snprintf(buf, len, "CRNG not ready yet");
@@ -164,6 +165,8 @@ void status_format_crng(const KernelBootLog *b, char *buf, size_t len) {
                          b->crng_stage != KERNEL_CRNG_STAGE_UNKNOWN ? " (" : "",
                          b->crng_stage != KERNEL_CRNG_STAGE_UNKNOWN ? kernel_crng_stage_describe(b->crng_stage) : "",
                          b->crng_stage != KERNEL_CRNG_STAGE_UNKNOWN ? ")" : "");
+        if (b->vm_forks > 0)
+                append(buf, len, "; reseeded %" PRIu64 "x for a virtual machine fork", b->vm_forks);
 }
 
 char *status_format_probe(const ProbeReport *r) {
@@ -193,10 +196,6 @@ char *status_format_probe(const ProbeReport *r) {
                         continue;
                 status_format_source(r, i, part, sizeof(part));
                 snprintf(out + k, sizeof(out) - k, "%s%s", k ? "; " : "", part);
-        }
-        if (r->boot.read || r->boot.crng_ready) {
-                status_format_crng(&r->boot, part, sizeof(part));
-                append(out, sizeof(out), "%s%s", out[0] ? "; " : "", part);
         }
         return strdup(out);
 }
@@ -259,11 +258,13 @@ char *status_join(const char *const *fragments, size_t n) {
         return s;
 }
 
-char *status_format_line(const char *fragments, const char *fail_on, const char *cvm, bool reload_failed) {
+char *status_format_line(const char *fragments, const char *fail_on, const char *crng, const char *cvm,
+                         bool reload_failed) {
         char *line;
 
-        if (asprintf(&line, "%s%s%s%s%s%s%s", fail_on ? "FAILED (FailOn=" : "", fail_on ?: "", fail_on ? "): " : "",
-                     fragments ?: "", cvm ? "; confidential VM: " : "", cvm ?: "",
+        if (asprintf(&line, "%s%s%s%s%s%s%s%s%s", fail_on ? "FAILED (FailOn=" : "", fail_on ?: "", fail_on ? "): " : "",
+                     fragments ?: "", crng && crng[0] && fragments && fragments[0] ? "; " : "", crng ?: "",
+                     cvm ? "; confidential VM: " : "", cvm ?: "",
                      reload_failed ? "; configuration error on reload, previous configuration kept "
                                      "(see journalctl -u rng-health)" : "") < 0)
                 return NULL;

@@ -18,13 +18,14 @@ static void check_str(char *got, const char *want) {
 }
 
 static void test_line(void) {
-        check_str(status_format_line("A ok", NULL, NULL, false), "A ok");
-        check_str(status_format_line(NULL, NULL, NULL, false), "");
-        check_str(status_format_line("A ok", "broken", NULL, false), "FAILED (FailOn=broken): A ok");
-        check_str(status_format_line("A ok", NULL, "tdx", false), "A ok; confidential VM: tdx");
-        check_str(status_format_line("A ok", "exhausted", "forced", true),
-                  "FAILED (FailOn=exhausted): A ok; confidential VM: forced; configuration error on reload, "
-                  "previous configuration kept (see journalctl -u rng-health)");
+        check_str(status_format_line("A ok", NULL, NULL, NULL, false), "A ok");
+        check_str(status_format_line(NULL, NULL, NULL, NULL, false), "");
+        check_str(status_format_line("A ok", "broken", NULL, NULL, false), "FAILED (FailOn=broken): A ok");
+        check_str(status_format_line("A ok", NULL, NULL, "tdx", false), "A ok; confidential VM: tdx");
+        check_str(status_format_line("A ok", "exhausted", "CRNG ready", "forced", true),
+                  "FAILED (FailOn=exhausted): A ok; CRNG ready; confidential VM: forced; configuration error on "
+                  "reload, previous configuration kept (see journalctl -u rng-health)");
+        check_str(status_format_line("A ok", NULL, "", NULL, false), "A ok");
 }
 
 static void test_join(void) {

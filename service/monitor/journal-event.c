@@ -362,6 +362,23 @@ int event_policy_failure(EventFields *f, const VerdictEventInfo *info, int exit_
         return add_verdict_context(f, info);
 }
 
+int event_crng_ready(EventFields *f, const KernelBootLog *b) {
+        char text[256];
+        int k;
+
+        if (!b->crng_ready)
+                return -ENODATA;
+        status_format_crng(b, text, sizeof(text));
+        k = event_add_header(f, RNG_MID_CRNG_READY_STR, LOG_INFO);
+        if (k < 0)
+                return k;
+        EVENT_ADD(f, "MESSAGE=%s", text);
+        EVENT_ADD(f, "RNG_CRNG_READY=yes");
+        EVENT_ADD(f, "RNG_CRNG_INIT_USEC=%" PRIu64, b->crng_ready_usec);
+        EVENT_ADD(f, "RNG_CRNG_STAGE=%s", kernel_crng_stage_to_string(b->crng_stage));
+        return 0;
+}
+
 int event_config_invalid(EventFields *f, const char *file, unsigned line, const char *key,
                          const char *message, const char *action) {
         int k;

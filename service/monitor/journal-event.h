@@ -61,7 +61,9 @@
  *   RNG_OWN_PROBE        1: during rng-health's own contention probe
  *   RNG_ROUTINE, RNG_INTERVAL_USEC, RNG_RATE_PER_HOUR
  *                        a routine failure recorded once per interval
- *   RNG_STATE_SERIAL     the flush (kernel-watch-state.h) */
+ *   RNG_STATE_SERIAL     the flush (kernel-watch-state.h)
+ *   RNG_NEW, RNG_KERNEL_USEC  a virtual machine fork: forks since the previous
+ *                        event, the kernel's timestamp of the last */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -121,6 +123,8 @@ typedef struct VerdictEventInfo {
 /* VERDICT_BOOT if !have_previous, VERDICT_CHANGED otherwise. */
 int event_verdict(EventFields *f, const VerdictEventInfo *info);
 int event_policy_failure(EventFields *f, const VerdictEventInfo *info, int exit_status);
+/* The CRNG became ready after the boot verdict said it was not. */
+int event_crng_ready(EventFields *f, const KernelBootLog *b);
 int event_config_invalid(EventFields *f, const char *file, unsigned line, const char *key,
                          const char *message, const char *action);
 

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,26 +9,6 @@
 #include "journal-kernel-log.h"
 #include "kernel-watch-journal.h"
 #include "macro.h"
-#include "parse-util.h"
-
-/* The kernel's own timestamp of the entry: journald stores the record's
- * as _SOURCE_MONOTONIC_TIMESTAMP (microseconds since the kernel started). */
-static int entry_usec(sd_journal *j, uint64_t *ret) {
-        const void *data;
-        size_t len;
-        char buf[32];
-        int r;
-
-        r = sd_journal_get_data(j, "_SOURCE_MONOTONIC_TIMESTAMP", &data, &len);
-        if (r < 0)
-                return r;
-        len -= strlen("_SOURCE_MONOTONIC_TIMESTAMP=");
-        if (len == 0 || len >= sizeof(buf))
-                return -EBADMSG;
-        memcpy(buf, (const char *) data + strlen("_SOURCE_MONOTONIC_TIMESTAMP="), len);
-        buf[len] = '\0';
-        return parse_u64(buf, ret);
-}
 
 KernelLogState journal_kernel_log_scan(const KernelReason *reasons[_RNG_SOURCE_MAX], KernelBootLog *boot,
                                        void *userdata) {
@@ -55,7 +34,7 @@ KernelLogState journal_kernel_log_scan(const KernelReason *reasons[_RNG_SOURCE_M
                 len -= strlen("MESSAGE=");
                 if (reasons && (m = kernel_reason_match(text, len)))
                         reasons[m->instruction] = m;
-                if (boot && entry_usec(j, &usec) >= 0) {
+                if (boot && kernel_watch_journal_entry_usec(j, &usec) >= 0) {
                         (void) kernel_boot_log_feed(boot, text, len, usec);
                         if (!reasons && kernel_boot_log_settled(boot))
                                 break;

@@ -266,16 +266,29 @@ static void format_credit(FILE *f, const ProbeReport *p) {
                         fprintf(f, "rng_health_device_bytes_per_second{instruction=\"%s\"} %.6g\n",
                                 rng_source_name(i), in->runs[0].bytes_per_sec);
         }
-        if (!p->boot.read)
-                return;
-        header(f, "crng_ready", "gauge", "1 once this boot's kernel logged \"random: crng init done\", else 0.");
-        fprintf(f, "rng_health_crng_ready %d\n", p->boot.crng_ready);
-        if (!p->boot.crng_ready)
-                return;
-        header(f, "crng_init_seconds", "gauge",
-               "Seconds from the kernel's start to \"random: crng init done\" this boot (the kernel log's own timestamp).");
-        fprintf(f, "rng_health_crng_init_seconds %" PRIu64 ".%06" PRIu64 "\n", p->boot.crng_ready_usec / 1000000u,
-                p->boot.crng_ready_usec % 1000000u);
+}
+
+/* This boot's CRNG, and the kernel watch's count of virtual machine forks. */
+static void format_crng(FILE *f, const MetricsInfo *info) {
+        const KernelBootLog *b = info->crng;
+
+        if (b) {
+                header(f, "crng_ready", "gauge", "1 once this boot's kernel logged \"random: crng init done\", else 0.");
+                fprintf(f, "rng_health_crng_ready %d\n", b->crng_ready);
+        }
+        if (b && b->crng_ready) {
+                header(f, "crng_init_seconds", "gauge",
+                       "Seconds from the kernel's start to \"random: crng init done\" this boot (the kernel log's own "
+                       "timestamp).");
+                fprintf(f, "rng_health_crng_init_seconds %" PRIu64 ".%06" PRIu64 "\n", b->crng_ready_usec / 1000000u,
+                        b->crng_ready_usec % 1000000u);
+        }
+        if (info->vm_forks) {
+                header(f, "vm_forks_total", "counter",
+                       "Times the kernel reseeded its CRNG for a virtual machine fork this boot (vmgenid: a clone, or "
+                       "a restored snapshot).");
+                fprintf(f, "rng_health_vm_forks_total %" PRIu64 "\n", *info->vm_forks);
+        }
 }
 
 static void format_kernel_counters(FILE *f, const KernelCounters *c) {
@@ -312,6 +325,7 @@ char *metrics_format(const Metrics *m, const MetricsInfo *info) {
                 format_probes(f, m, p);
                 format_credit(f, p);
         }
+        format_crng(f, info);
         if (info->kernel_counters)
                 format_kernel_counters(f, info->kernel_counters);
         r = ferror(f);

@@ -64,11 +64,34 @@ static const char *cvm_name(const Manager *m) {
         return cvm_to_string(m->cvm_detected);
 }
 
+/* This boot's CRNG as the Manager knows it: the probe's view of the kernel
+ * log (readiness and what made it so), the kernel watch's lines since (a
+ * readiness the probe had not seen yet, the virtual machine forks). */
+static void update_crng(Manager *m) {
+        KernelBootLog c = m->probe_report ? m->probe_report->boot : (KernelBootLog) {};
+
+        if (m->have_kernel_boot) {
+                if (!c.crng_ready && m->kernel_boot.crng_ready) {
+                        c.crng_ready = true;
+                        c.crng_ready_usec = m->kernel_boot.crng_ready_usec;
+                        c.crng_stage = KERNEL_CRNG_STAGE_UNKNOWN;
+                }
+                c.vm_forks = m->kernel_boot.vm_forks;
+                c.last_vm_fork_usec = m->kernel_boot.last_vm_fork_usec;
+                c.read = c.read || m->kernel_boot.read;
+        }
+        m->crng = c;
+}
+
 /* STATUS=: the fragments, with what the Manager knows around them
  * (status.h). */
 static void notify_status(const Manager *m, const char *fragments, bool failing) {
-        _cleanup_free_ char *line = status_format_line(fragments, failing ? m->fail_on_text : NULL,
-                                                       m->cvm ? cvm_name(m) : NULL, m->reload_failed);
+        char crng[256];
+        _cleanup_free_ char *line = NULL;
+
+        status_format_crng(&m->crng, crng, sizeof(crng));
+        line = status_format_line(fragments, failing ? m->fail_on_text : NULL, m->crng.read ? crng : NULL,
+                                  m->cvm ? cvm_name(m) : NULL, m->reload_failed);
 
         if (!line) {
                 log_error("STATUS=: out of memory");
@@ -108,6 +131,8 @@ static void write_metrics(Manager *m) {
                 .probe = m->probe_report,
                 .kernel_verdict = m->kernel_source.reported ? m->kernel_source.instr : NULL,
                 .kernel_counters = m->have_kernel_counters ? &m->kernel_counters : NULL,
+                .crng = m->crng.read ? &m->crng : NULL,
+                .vm_forks = m->have_kernel_boot ? &m->kernel_boot.vm_forks : NULL,
         });
         if (!text) {
                 log_warning("metrics: out of memory");
@@ -158,6 +183,16 @@ static void take_probe_report(Manager *m, ProbeReport *report) {
         m->probe_report = report;
 }
 
+/* The CRNG became ready after the boot verdict said it was not: said once. */
+static void notify_crng_ready(Manager *m) {
+        EventFields f = {};
+
+        if (m->crng_announced || !m->crng.crng_ready || !m->aggregator.announced)
+                return;
+        m->crng_announced = true;
+        (void) event_emit(event_crng_ready(&f, &m->crng), &f, LOG_WARNING, "CRNG ready");
+}
+
 /* A verdict source reported: what its report carries is taken, then the
  * verdict event on a change, STATUS=, and FailOn=. The listener of both
  * sources. */
@@ -174,10 +209,17 @@ static void on_source_report(VerdictSource *source, VerdictReport *report, void 
                 m->have_kernel_counters = report->counters;
                 if (report->counters)
                         m->kernel_counters = *report->counters;
+                if (report->boot) {
+                        m->have_kernel_boot = true;
+                        m->kernel_boot = *report->boot;
+                }
         }
+        update_crng(m);
         note_metrics(m);
-        if (!aggregator_announce(&m->aggregator, &c))
+        if (!aggregator_announce(&m->aggregator, &c)) {
+                notify_crng_ready(m);
                 return;
+        }
         info = (VerdictEventInfo) {
                 .verdict = c.verdict,
                 .severity = c.severity,
@@ -190,10 +232,14 @@ static void on_source_report(VerdictSource *source, VerdictReport *report, void 
                 .have_previous = !c.first,
                 .previous = c.previous,
                 .previous_instr_verdicts = c.previous_instr,
-                .boot = m->probe_report ? &m->probe_report->boot : NULL,
+                .boot = m->crng.read ? &m->crng : NULL,
         };
         if (c.changed)
                 (void) event_emit(event_verdict(&f, &info), &f, LOG_WARNING, "verdict");
+        if (c.first)
+                m->crng_announced = m->crng.crng_ready; /* the boot verdict said it */
+        else
+                notify_crng_ready(m);
 
         /* FailOn= per source: a routine failure alone fails nothing by default. */
         if (fail_on_match(&m->fail_on, c.instr, &info.fail_verdict, &info.fail_instruction)) {
