@@ -227,6 +227,71 @@ static void test_cmdline_bool(void) {
         CHECK(!kernel_cmdline_value(c, strlen(c), "random.trust", v, sizeof(v)), "a prefix is no name");
 }
 
+/* The kernel log's boot records: the lines, verbatim; what made the CRNG
+ * ready by where its line falls; forks counted; /dev/kmsg records. */
+static void test_boot_log(void) {
+        static const char *const cpu[] = { "Linux version 6.12", "efi: ACPI=0x7fb7e000 RNG=0x7f9a6018 ",
+                                           "Kernel command line: root=/dev/sda",
+                                           "Unknown kernel command line parameters \"x\"", "random: crng init done",
+                                           "random: crng reseeded due to virtual machine fork" };
+        KernelBootLog b = {};
+        const char *text;
+        uint64_t usec;
+        size_t len;
+
+        CHECK_EQ_INT(kernel_boot_line_parse("random: crng init done\n", 23), KERNEL_BOOT_LINE_CRNG_READY);
+        CHECK_EQ_INT(kernel_boot_line_parse("random: crng init done.", 23), KERNEL_BOOT_LINE_NONE);
+        CHECK_EQ_INT(kernel_boot_line_parse("xrandom: crng init done", 23), KERNEL_BOOT_LINE_NONE);
+        CHECK_EQ_INT(kernel_boot_line_parse("random: crng init", 17), KERNEL_BOOT_LINE_NONE);
+        CHECK_EQ_INT(kernel_boot_line_parse("efi: RNG=0x1 ", 13), KERNEL_BOOT_LINE_EFI_SEED);
+        CHECK_EQ_INT(kernel_boot_line_parse("efi: (RNG=0x1 unusable) ", 24), KERNEL_BOOT_LINE_NONE);
+        CHECK_EQ_INT(kernel_boot_line_parse("efi: XRNG=0x1", 13), KERNEL_BOOT_LINE_NONE);
+        CHECK_EQ_INT(kernel_boot_line_parse("x efi: RNG=0x1", 14), KERNEL_BOOT_LINE_NONE);
+        CHECK_EQ_INT(kernel_boot_line_parse(NULL, 4), KERNEL_BOOT_LINE_NONE);
+
+        /* random_init_early(): right after the command line (one line of
+         * unknown parameters between them). */
+        for (size_t i = 0; i < ELEMENTSOF(cpu); i++)
+                (void) kernel_boot_log_feed(&b, cpu[i], strlen(cpu[i]), 1000 * i);
+        CHECK(b.read && b.crng_ready && b.crng_ready_usec == 4000 && b.crng_stage == KERNEL_CRNG_STAGE_CPU, "cpu: %s",
+              kernel_crng_stage_to_string(b.crng_stage));
+        CHECK(b.efi_seed && b.vm_forks == 1 && b.last_vm_fork_usec == 5000 && kernel_boot_log_settled(&b), "cpu");
+
+        /* A boot loader's seed: ready before the command line. */
+        b = (KernelBootLog) {};
+        (void) kernel_boot_log_feed(&b, cpu[4], strlen(cpu[4]), 7);
+        CHECK(b.crng_ready && b.crng_stage == KERNEL_CRNG_STAGE_UNKNOWN && !kernel_boot_log_settled(&b), "not yet");
+        (void) kernel_boot_log_feed(&b, cpu[2], strlen(cpu[2]), 9);
+        CHECK(b.crng_stage == KERNEL_CRNG_STAGE_BOOT_SEED && b.crng_ready_usec == 7 && kernel_boot_log_settled(&b),
+              "seed: %s", kernel_crng_stage_to_string(b.crng_stage));
+
+        /* Later, and only the first readiness counts. */
+        b = (KernelBootLog) {};
+        (void) kernel_boot_log_feed(&b, cpu[2], strlen(cpu[2]), 1);
+        for (int i = 0; i < 3; i++)
+                (void) kernel_boot_log_feed(&b, cpu[0], strlen(cpu[0]), 2);
+        (void) kernel_boot_log_feed(&b, cpu[4], strlen(cpu[4]), 4310123);
+        (void) kernel_boot_log_feed(&b, cpu[4], strlen(cpu[4]), 5000000);
+        CHECK(b.crng_stage == KERNEL_CRNG_STAGE_LATER && b.crng_ready_usec == 4310123, "later");
+        /* Not ready: not settled, no stage. */
+        b = (KernelBootLog) {};
+        (void) kernel_boot_log_feed(&b, cpu[2], strlen(cpu[2]), 1);
+        CHECK(!b.crng_ready && b.crng_stage == KERNEL_CRNG_STAGE_UNKNOWN && !kernel_boot_log_settled(&b), "not ready");
+
+        /* /dev/kmsg records. */
+        CHECK(kernel_kmsg_record_parse("5,1234,4310123,-;random: crng init done\n SUBSYSTEM=x\n", 51, &usec, &text,
+                                       &len) == 0 &&
+              usec == 4310123 && len == 22 && memcmp(text, "random: crng init done", 22) == 0, "kmsg");
+        CHECK(kernel_kmsg_record_parse("5,1,2,-,caller=T1;x", 19, &usec, &text, &len) == 0 && usec == 2 && len == 1,
+              "kmsg with more fields");
+        CHECK(kernel_kmsg_record_parse("5,1,2;x", 7, &usec, &text, &len) == -EBADMSG, "three fields");
+        CHECK(kernel_kmsg_record_parse("5,1,,-;x", 8, &usec, &text, &len) == -EBADMSG, "no timestamp");
+        CHECK(kernel_kmsg_record_parse("5,1,2a,-;x", 10, &usec, &text, &len) == -EBADMSG, "not a number");
+        CHECK(kernel_kmsg_record_parse("5,1,99999999999999999999,-;x", 28, &usec, &text, &len) == -EBADMSG, "overflow");
+        CHECK(kernel_kmsg_record_parse("no semicolon", 12, &usec, &text, &len) == -EBADMSG, "no ';'");
+        CHECK(kernel_kmsg_record_parse(NULL, 0, &usec, &text, &len) == -EINVAL, "NULL");
+}
+
 static void test_read_real(void) {
         RngPresence presence[_RNG_SOURCE_MAX] = { HAS(rng_source_advertised(RNG_SOURCE_RDRAND)),
                                                   HAS(rng_source_advertised(RNG_SOURCE_RDSEED)) };
@@ -261,6 +326,7 @@ int main(void) {
         test_build();
         test_log_scan();
         test_cmdline_bool();
+        test_boot_log();
         test_read_real();
         return test_result("test-kernel-state");
 }

@@ -144,7 +144,11 @@ static void format_info(FILE *f, const ProbeReport *p, const MetricsInfo *info) 
 
                 if (!in->selected)
                         continue;
-                snprintf(retries, sizeof(retries), "%" PRIu64, in->kernel_retries);
+                /* A loop's tries are an instruction's. */
+                if (rng_source_desc(i)->kind == RNG_KIND_CPU_INSTRUCTION)
+                        snprintf(retries, sizeof(retries), "%" PRIu64, in->kernel_retries);
+                else
+                        retries[0] = '\0';
                 fputs("rng_health_info{", f);
                 label(f, "instruction", rng_source_name(i), false);
                 label(f, "version", info->version, false);
@@ -173,6 +177,9 @@ static void format_verdicts(FILE *f, const ProbeReport *p, const Verdict *kernel
                 header(f, "kernel_verdict", "gauge",
                        "The kernel watch's verdict per instruction from the kernel's RNG messages and counters: 1 for the current one, 0 for the others.");
                 FOREACH_RNG_SOURCE(i) {
+                        /* Only what the kernel logs or counts has a kernel verdict. */
+                        if (!rng_source_kernel_logged(i))
+                                continue;
                         snprintf(labels, sizeof(labels), "instruction=\"%s\",", rng_source_name(i));
                         stateset(f, "kernel_verdict", labels, kernel_verdict[i]);
                 }

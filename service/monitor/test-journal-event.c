@@ -9,6 +9,7 @@
 #include "aggregator.h"
 #include "journal-event.h"
 #include "journal-ids.h"
+#include "kernel-watch-event.h"
 #include "format-util.h"
 #include "macro.h"
 #include "probe-summary.h"
@@ -521,8 +522,100 @@ static void test_one_run(void) {
         event_fields_done(&f);
 }
 
+/* The hwrng device's and the boot seed's results, the host-fed verdict's
+ * remedy, a virtual machine fork, the CRNG's readiness. */
+static void test_other_sources(void) {
+        static ProbeReport r;
+        ProbeSourceResult *hw = &r.instr[RNG_SOURCE_HWRNG], *seed = &r.instr[RNG_SOURCE_BOOT_SEED];
+        const KernelBootLog b = { .read = true, .crng_ready = true, .crng_ready_usec = 4310123,
+                                  .crng_stage = KERNEL_CRNG_STAGE_CPU, .vm_forks = 1 };
+        EventFields f = {};
+
+        r = (ProbeReport) { .wall_nsec = 21000000 };
+        *hw = (ProbeSourceResult) {
+                .instruction = RNG_SOURCE_HWRNG, .selected = true, .cpuid = true, .executes = true,
+                .verdict = VERDICT_HOST_FED, .hardware_verdict = VERDICT_OK,
+                .kernel = { .state = KERNEL_STATE_ENABLED,
+                            .credit = { .known = true, .credited = true, .host_fed = true, .quality = 1024,
+                                        .device = "virtio_rng.0" } },
+        };
+        hw->runs[0] = (ProbeRun) { .instruction = RNG_SOURCE_HWRNG, .width = 64, .bytes = 208, .attempts = 26,
+                                   .delivered = 26, .bytes_per_sec = 10240, .wall_nsec = 20300000,
+                                   .health = { .samples = 26 } };
+        hw->n_runs = 1;
+        probe_source_summarize(hw);
+        *seed = (ProbeSourceResult) { .instruction = RNG_SOURCE_BOOT_SEED, .selected = true,
+                                      .verdict = VERDICT_UNSUPPORTED };
+
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_HWRNG, "boot"), 0);
+        check_field(&f, "MESSAGE_ID", RNG_MID_PROBE_RESULT_STR);
+        check_field(&f, "PRIORITY", "4");
+        check_field(&f, "RNG_INSTRUCTION", "HWRNG");
+        check_field(&f, "RNG_KIND", "hwrng-device");
+        check_field(&f, "RNG_VERDICT", "host-fed");
+        check_field(&f, "RNG_SEVERITY", "warning");
+        check_field(&f, "RNG_CONSEQUENCE", "the kernel credited entropy the host chose");
+        check_field(&f, "RNG_DEVICE", "virtio_rng.0");
+        check_field(&f, "RNG_CREDITED", "yes");
+        check_field(&f, "RNG_CREDIT_QUALITY", "1024");
+        check_field(&f, "RNG_HOST_FED", "yes");
+        check_field(&f, "RNG_BYTES", "208");
+        check_field(&f, "RNG_BYTES_PER_SEC", "10240");
+        check_field(&f, "RNG_RUN_USEC", "20300");
+        CHECK(strstr(get(&f, "RNG_REMEDY"), "rng_core.default_quality=0"), "remedy: %s", get(&f, "RNG_REMEDY"));
+        CHECK(strstr(get(&f, "MESSAGE"), "HWRNG host-fed (virtio_rng.0, host-fed, credited 1024/1024: 208B at 10.2kB/s)"),
+              "MESSAGE=%s", get(&f, "MESSAGE"));
+        event_fields_done(&f);
+        /* A seed not there: no result, an unavailable event at info. */
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_BOOT_SEED, "boot"), -ENODATA);
+        CHECK_EQ_INT(event_unavailable(&f, seed), 0);
+        check_field(&f, "PRIORITY", "6");
+        check_field(&f, "RNG_REASON", "absent");
+        event_fields_done(&f);
+        /* A device there that cannot be read: notice, once. */
+        hw->read_error = -EACCES;
+        CHECK_EQ_INT(event_unavailable(&f, hw), 0);
+        check_field(&f, "PRIORITY", "5");
+        check_field(&f, "RNG_REASON", "unreadable");
+        event_fields_done(&f);
+        hw->read_error = 0;
+        CHECK_EQ_INT(event_unavailable(&f, hw), -ENODATA);
+
+        CHECK_EQ_INT(event_vm_fork(&f, 3, 2, 7250000), 0);
+        check_field(&f, "MESSAGE_ID", RNG_MID_VM_FORK_STR);
+        check_field(&f, "PRIORITY", "5");
+        check_field(&f, "RNG_COUNT", "3");
+        check_field(&f, "RNG_NEW", "2");
+        check_field(&f, "RNG_KERNEL_USEC", "7250000");
+        CHECK(strstr(get(&f, "MESSAGE"), "2 times") && strstr(get(&f, "MESSAGE"), "7.250 s"), "MESSAGE=%s",
+              get(&f, "MESSAGE"));
+        event_fields_done(&f);
+
+        CHECK_EQ_INT(event_crng_ready(&f, &b), 0);
+        check_field(&f, "MESSAGE_ID", RNG_MID_CRNG_READY_STR);
+        check_field(&f, "RNG_CRNG_INIT_USEC", "4310123");
+        check_field(&f, "RNG_CRNG_STAGE", "cpu");
+        CHECK(strstr(get(&f, "MESSAGE"), "CRNG ready 4.310 s after the kernel started") &&
+              strstr(get(&f, "MESSAGE"), "reseeded 1x for a virtual machine fork"), "MESSAGE=%s", get(&f, "MESSAGE"));
+        event_fields_done(&f);
+        CHECK_EQ_INT(event_crng_ready(&f, &(KernelBootLog) { .read = true }), -ENODATA);
+
+        /* The boot verdict carries the CRNG. */
+        CHECK_EQ_INT(event_verdict(&f, &(VerdictEventInfo) { .verdict = VERDICT_OK, .boot = &b }), 0);
+        check_field(&f, "RNG_CRNG_READY", "yes");
+        check_field(&f, "RNG_CRNG_INIT_USEC", "4310123");
+        check_field(&f, "RNG_CRNG_STAGE", "cpu");
+        event_fields_done(&f);
+        CHECK_EQ_INT(event_verdict(&f, &(VerdictEventInfo) { .verdict = VERDICT_OK,
+                                                             .boot = &(KernelBootLog) { .read = true } }), 0);
+        check_field(&f, "RNG_CRNG_READY", "no");
+        CHECK(!event_fields_get(&f, "RNG_CRNG_INIT_USEC"), "a time where not ready");
+        event_fields_done(&f);
+}
+
 int main(void) {
         test_hidden();
+        test_other_sources();
         test_probe_result();
         test_one_run();
         test_exhausted_and_status();

@@ -92,7 +92,11 @@ void rng_boot_seed_kernel_view(const RngSourceDesc *d, const KernelViewInput *in
                                           : "no seed from the boot loader (kernel log not read: an EFI seed "
                                             "would not be seen)",
                 };
-                ret->credit = (KernelCredit) { .known = true, .why = "none passed" };
+                ret->credit = (KernelCredit) {
+                        .known = true,
+                        .why = trust ? "none passed (random.trust_bootloader is on)"
+                                     : "none passed (random.trust_bootloader is off)",
+                };
                 return;
         }
         snprintf(c->device, sizeof(c->device), "%s%s%s%s%s", setup ? "setup_data" : "",

@@ -5,9 +5,16 @@
  * verdicts, the kernel's loops and counters, the draw code), and the
  * lookups and the names joined for messages give the table's words. */
 
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "boot-seed.h"
 #include "errata.h"
+#include "hwrng.h"
+#include "time-util.h"
 #include "fail-on.h"
 #include "kernel-state.h"
 #include "rng-source.h"
@@ -198,8 +205,191 @@ static void test_keyed_tables(void) {
         }
 }
 
+/* A fake root's file (made with its directories). */
+static void put(const char *root, const char *path, const char *text) {
+        char cmd[1024];
+
+        snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname %s%s)\" && printf '%%s' '%s' >%s%s", root, path, text, root,
+                 path);
+        CHECK(system(cmd) == 0, "%s", cmd);
+}
+
+static const RngSourceDesc *desc(RngSourceId id) {
+        return rng_source_desc(id);
+}
+
+/* The hwrng device's view: which device, how much credited, host-fed by
+ * its driver; not there; not readable. */
+static void test_hwrng_view(void) {
+        char root[] = "/tmp/test-sources-XXXXXX", cmd[256];
+        KernelSourceState k;
+        KernelViewInput in;
+
+        if (!mkdtemp(root))
+                return;
+        in = (KernelViewInput) { .root = root };
+        rng_hwrng_kernel_view(desc(RNG_SOURCE_HWRNG), &in, &k);
+        CHECK(k.state == KERNEL_STATE_ABSENT && k.credit.known && !k.credit.credited, "no hwrng core");
+        CHECK(strcmp(k.reason_id, "no-hwrng-core") == 0, "%s", k.reason_id);
+
+        put(root, "/sys/class/misc/hw_random/rng_current", "none\n");
+        rng_hwrng_kernel_view(desc(RNG_SOURCE_HWRNG), &in, &k);
+        CHECK(k.state == KERNEL_STATE_ABSENT && strcmp(k.reason_id, "no-device") == 0, "no device");
+
+        /* As on this project's build machines and in the image's VM. */
+        put(root, "/sys/class/misc/hw_random/rng_current", "virtio_rng.0\n");
+        put(root, "/sys/class/misc/hw_random/rng_available", "virtio_rng.0 none\n");
+        put(root, "/sys/class/misc/hw_random/rng_quality", "1024\n");
+        rng_hwrng_kernel_view(desc(RNG_SOURCE_HWRNG), &in, &k);
+        CHECK(k.state == KERNEL_STATE_ENABLED && k.credit.known && k.credit.credited && k.credit.host_fed &&
+              k.credit.quality == 1024, "virtio_rng.0 at 1024");
+        CHECK(strcmp(k.credit.device, "virtio_rng.0") == 0 && strcmp(k.credit.available, "virtio_rng.0 none") == 0,
+              "%s / %s", k.credit.device, k.credit.available);
+
+        /* rng_quality written to 0: mixed in, never credited. */
+        put(root, "/sys/class/misc/hw_random/rng_quality", "0\n");
+        rng_hwrng_kernel_view(desc(RNG_SOURCE_HWRNG), &in, &k);
+        CHECK(k.credit.known && !k.credit.credited && k.credit.quality == 0 && k.credit.host_fed, "quality 0");
+
+        /* A device the host does not feed (a TPM), credited in part. */
+        put(root, "/sys/class/misc/hw_random/rng_current", "tpm-rng-0\n");
+        put(root, "/sys/class/misc/hw_random/rng_quality", "512\n");
+        rng_hwrng_kernel_view(desc(RNG_SOURCE_HWRNG), &in, &k);
+        CHECK(k.credit.credited && !k.credit.host_fed && k.credit.quality == 512, "tpm at 512");
+
+        /* Bad input: out of range, not a number, a NUL: the credit is not known. */
+        put(root, "/sys/class/misc/hw_random/rng_quality", "1025\n");
+        rng_hwrng_kernel_view(desc(RNG_SOURCE_HWRNG), &in, &k);
+        CHECK(k.state == KERNEL_STATE_ENABLED && !k.credit.known && !k.credit.credited, "quality 1025");
+        put(root, "/sys/class/misc/hw_random/rng_quality", "-1\n");
+        rng_hwrng_kernel_view(desc(RNG_SOURCE_HWRNG), &in, &k);
+        CHECK(!k.credit.known, "quality -1");
+        put(root, "/sys/class/misc/hw_random/rng_quality", "1 2\n");
+        rng_hwrng_kernel_view(desc(RNG_SOURCE_HWRNG), &in, &k);
+        CHECK(!k.credit.known, "quality '1 2'");
+        snprintf(cmd, sizeof(cmd), "printf 'virtio\\0x' >%s/sys/class/misc/hw_random/rng_current", root);
+        CHECK(system(cmd) == 0, "%s", cmd);
+        rng_hwrng_kernel_view(desc(RNG_SOURCE_HWRNG), &in, &k);
+        CHECK(k.state == KERNEL_STATE_UNKNOWN, "a NUL in rng_current");
+
+        CHECK(rng_hwrng_driver_matches(desc(RNG_SOURCE_HWRNG)->kernel.host_fed_drivers, "virtio_rng.3"), "virtio_rng.3");
+        CHECK(!rng_hwrng_driver_matches(desc(RNG_SOURCE_HWRNG)->kernel.host_fed_drivers, "virtio"), "virtio");
+        CHECK(!rng_hwrng_driver_matches(NULL, "virtio_rng.0"), "no drivers");
+        snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+        (void) system(cmd);
+}
+
+/* The boot loader's seed: none; x86 setup_data (credited whatever
+ * random.trust_bootloader says); EFI's table in the log (as the parameter
+ * says); the CRNG ready before the command line. */
+static void test_boot_seed_view(void) {
+        static const char on[] = "root=/dev/sda", off[] = "root=/dev/sda random.trust_bootloader=off";
+        char root[] = "/tmp/test-sources-XXXXXX", cmd[256];
+        KernelBootLog log = { .read = true }, efi = { .read = true, .efi_seed = true };
+        KernelSourceState k;
+        unsigned t;
+
+        if (!mkdtemp(root))
+                return;
+        rng_boot_seed_kernel_view(desc(RNG_SOURCE_BOOT_SEED),
+                                  &(KernelViewInput) { .root = root, .cmdline = on, .cmdline_len = strlen(on), .log = &log }, &k);
+        CHECK(k.state == KERNEL_STATE_ABSENT && k.credit.known && !k.credit.credited, "none passed");
+        /* No log read: an EFI seed could not be seen, and it says so. */
+        rng_boot_seed_kernel_view(desc(RNG_SOURCE_BOOT_SEED), &(KernelViewInput) { .root = root }, &k);
+        CHECK(k.state == KERNEL_STATE_ABSENT && strstr(k.reason, "kernel log not read"), "%s", k.reason);
+
+        /* Entries of other types (SETUP_E820_EXT, SETUP_DTB) are no seed. */
+        put(root, "/sys/kernel/boot_params/setup_data/0/type", "0x1\n");
+        put(root, "/sys/kernel/boot_params/setup_data/1/type", "0x2\n");
+        rng_boot_seed_kernel_view(desc(RNG_SOURCE_BOOT_SEED),
+                                  &(KernelViewInput) { .root = root, .cmdline = on, .cmdline_len = strlen(on), .log = &log }, &k);
+        CHECK(k.state == KERNEL_STATE_ABSENT, "other setup_data types");
+
+        put(root, "/sys/kernel/boot_params/setup_data/2/type", "0x9\n");
+        rng_boot_seed_kernel_view(desc(RNG_SOURCE_BOOT_SEED),
+                                  &(KernelViewInput) { .root = root, .cmdline = off, .cmdline_len = strlen(off), .log = &log }, &k);
+        CHECK(k.state == KERNEL_STATE_ENABLED && k.credit.credited && k.credit.host_fed &&
+              strcmp(k.credit.device, "setup_data") == 0, "setup_data seed, credited with trust_bootloader=off");
+        snprintf(cmd, sizeof(cmd), "rm -rf %s/sys", root);
+        CHECK(system(cmd) == 0, "%s", cmd);
+
+        rng_boot_seed_kernel_view(desc(RNG_SOURCE_BOOT_SEED),
+                                  &(KernelViewInput) { .root = root, .cmdline = off, .cmdline_len = strlen(off), .log = &efi }, &k);
+        CHECK(k.state == KERNEL_STATE_ENABLED && !k.credit.credited && strcmp(k.credit.device, "efi") == 0,
+              "EFI seed, trust_bootloader=off: not credited");
+        rng_boot_seed_kernel_view(desc(RNG_SOURCE_BOOT_SEED),
+                                  &(KernelViewInput) { .root = root, .cmdline = on, .cmdline_len = strlen(on), .log = &efi }, &k);
+        CHECK(k.credit.credited && k.credit.quality == 1024, "EFI seed, trust_bootloader on: credited");
+        /* The log says a seed made the CRNG ready: credited, whatever the parameter. */
+        efi.crng_ready = efi.cmdline_seen = true;
+        efi.crng_stage = KERNEL_CRNG_STAGE_BOOT_SEED;
+        rng_boot_seed_kernel_view(desc(RNG_SOURCE_BOOT_SEED),
+                                  &(KernelViewInput) { .root = root, .cmdline = off, .cmdline_len = strlen(off), .log = &efi }, &k);
+        CHECK(k.credit.credited, "ready before the command line");
+
+        put(root, "/sys/firmware/acpi/tables/OEM0", "x");
+        rng_boot_seed_kernel_view(desc(RNG_SOURCE_BOOT_SEED),
+                                  &(KernelViewInput) { .root = root, .cmdline = on, .cmdline_len = strlen(on), .log = &log }, &k);
+        CHECK(k.state == KERNEL_STATE_ENABLED && strcmp(k.credit.device, "hyperv-oem0") == 0, "%s", k.credit.device);
+        snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+        (void) system(cmd);
+
+        /* The type file's parser: the kernel's "0x%x\n", and nothing else. */
+        CHECK(rng_setup_data_type_parse("0x9\n", 4, &t) == 0 && t == 9, "0x9");
+        CHECK(rng_setup_data_type_parse("0x80000000", 10, &t) == 0 && t == 0x80000000u, "SETUP_INDIRECT");
+        CHECK(rng_setup_data_type_parse("0xFf\n", 5, &t) == 0 && t == 255, "upper case");
+        CHECK(rng_setup_data_type_parse("9\n", 2, &t) == -EBADMSG, "no 0x");
+        CHECK(rng_setup_data_type_parse("0x\n", 3, &t) == -EBADMSG, "no digit");
+        CHECK(rng_setup_data_type_parse("0x9 \n", 5, &t) == -EBADMSG, "a space");
+        CHECK(rng_setup_data_type_parse("0x9\nx", 5, &t) == -EBADMSG, "after the newline");
+        CHECK(rng_setup_data_type_parse("0x100000000", 11, &t) == -EBADMSG, "past 32 bits");
+        CHECK(rng_setup_data_type_parse(NULL, 0, &t) == -EBADMSG, "NULL");
+}
+
+/* The device's reader on a pipe: what the writer gave, by the deadline;
+ * a read that blocks inside the kernel (a blocking fd, as when the hwrng
+ * core's mutex is held) is cancelled shortly after it. */
+static void test_reader(void) {
+        uint8_t buf[64];
+        int p[2];
+        uint64_t t0, t;
+        ssize_t n;
+
+        CHECK(pipe2(p, O_NONBLOCK | O_CLOEXEC) == 0, "pipe");
+        CHECK(write(p[1], "abcdefgh", 8) == 8, "write");
+        t0 = now_nsec();
+        n = rng_hwrng_read_fd(p[0], buf, sizeof(buf), t0 + 30 * 1000000ull);
+        t = now_nsec() - t0;
+        CHECK(n == 8 && memcmp(buf, "abcdefgh", 8) == 0, "read %zd", n);
+        CHECK(t >= 30 * 1000000ull && t < 1000000000ull, "waited %" PRIu64 " ns for the rest", t);
+        CHECK(write(p[1], buf, sizeof(buf)) == (ssize_t) sizeof(buf), "write");
+        CHECK(rng_hwrng_read_fd(p[0], buf, sizeof(buf), now_nsec() + 1000000000ull) == (ssize_t) sizeof(buf), "full");
+        close(p[0]);
+        close(p[1]);
+
+        /* A blocking read that never returns: cancelled, nothing read. */
+        CHECK(pipe2(p, O_CLOEXEC) == 0, "pipe");
+        t0 = now_nsec();
+        n = rng_hwrng_read_fd(p[0], buf, sizeof(buf), t0 + 20 * 1000000ull);
+        t = now_nsec() - t0;
+        CHECK(n == 0, "read %zd from a stalled device", n);
+        CHECK(t < 1000000000ull, "a stalled device held the read %" PRIu64 " ns", t);
+        close(p[0]);
+        close(p[1]);
+
+        /* An fd that cannot be read at all. */
+        CHECK(rng_hwrng_read_fd(-1, buf, sizeof(buf), now_nsec() + 1000000ull) == -EBADF, "bad fd");
+        CHECK(rng_source_use_fd(RNG_SOURCE_HWRNG, -1) == -EINVAL, "use fd -1");
+#if RNG_SOURCES_X86_64
+        CHECK(rng_source_use_fd(RNG_SOURCE_RDRAND, 3) == -EINVAL, "use fd for an instruction");
+#endif
+}
+
 int main(void) {
         test_descriptors();
+        test_hwrng_view();
+        test_boot_seed_view();
+        test_reader();
         test_names();
         test_keyed_tables();
         return test_result("test-sources");
