@@ -26,7 +26,7 @@ const char *kernel_crng_stage_describe(KernelCrngStage s) {
         case KERNEL_CRNG_STAGE_BOOT_SEED:
                 return "before the kernel command line: a boot loader's seed";
         case KERNEL_CRNG_STAGE_CPU:
-                return "at random_init_early(): the CPU's instructions (random.trust_cpu)";
+                return "at random_init_early(), from the CPU's instructions with random.trust_cpu";
         case KERNEL_CRNG_STAGE_LATER:
                 return "after early boot: interrupts, jitter, an hwrng device or user space";
         default:

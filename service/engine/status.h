@@ -32,8 +32,8 @@ char *status_format_probe(const ProbeReport *r);
  * events of the sources that are no CPU instruction say the same. */
 void status_format_source(const ProbeReport *r, RngSourceId i, char *buf, size_t len);
 
-/* "CRNG ready 4.310 s after the kernel started (at random_init_early():
- * the CPU's instructions (random.trust_cpu))", "CRNG not ready yet",
+/* "CRNG ready 4.310 s after the kernel started (at random_init_early(),
+ * from the CPU's instructions with random.trust_cpu)", "CRNG not ready yet",
  * "CRNG readiness unknown (kernel log not read)", and "; reseeded 2x for a
  * virtual machine fork" after it where the log says so. */
 void status_format_crng(const KernelBootLog *b, char *buf, size_t len);

@@ -94,8 +94,10 @@ int kernel_watch_record_boot_line(KernelWatchRecorder *w, KernelBootLine line, u
 
 void kernel_watch_record_boot_start(KernelWatchRecorder *w, uint64_t forks, uint64_t last_fork_usec,
                                     uint64_t recorded_forks, bool ready, uint64_t ready_usec) {
+        /* Known only from a line: a journal without the kernel's (a
+         * container's) says nothing of the CRNG. */
         w->crng = (KernelBootLog) {
-                .read = true,
+                .read = ready || forks > 0,
                 .crng_ready = ready,
                 .crng_ready_usec = ready_usec,
                 .vm_forks = forks,
