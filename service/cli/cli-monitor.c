@@ -37,6 +37,7 @@ void monitor_help(FILE *f) {
                 "  6   FailOn= matched, verdict unsupported\n"
                 "  7   FailOn= matched, verdict ok (FailOn=ok: a drill of the failure path)\n"
                 "  8   FailOn= matched, verdict hidden\n"
+                "  9   FailOn= matched, verdict host-fed\n"
                 "  78  bad configuration at start (file:line and key in the journal)\n",
                 rng_source_names_join(RNG_SOURCES_ALL, true, "", "/", "/", names, sizeof(names)));
 }

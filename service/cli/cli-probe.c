@@ -7,6 +7,7 @@
 
 #include "cli-probe.h"
 #include "cli-util.h"
+#include "cvm.h"
 #include "log.h"
 #include "macro.h"
 #include "parse-util.h"
@@ -29,6 +30,8 @@ static void kernel_tries(char *buf, size_t len) {
 
                 if (at >= len)
                         break;
+                if (d->kind != RNG_KIND_CPU_INSTRUCTION)
+                        continue;
                 if (d->kernel.tries_series == d->kernel.tries_stock)
                         w = snprintf(buf + at, len - at, "%s%s %u", at ? "; " : "", d->display_name, d->kernel.tries_stock);
                 else
@@ -51,20 +54,22 @@ void probe_help(FILE *f) {
         fprintf(f,
                 "Usage: rng-health probe [OPTIONS]\n"
                 "\n"
-                "Measure whether %s can be driven to exhaustion and whether\n"
-                "their output is sane. Random values are never printed, only counts, and\n"
-                "no count over so few values that it gives one away (per-bit counts from\n"
-                "41 values on).\n"
+                "Measure the entropy sources the kernel relies on (%s): whether the\n"
+                "CPU's instructions can be driven to exhaustion, whether their output and the\n"
+                "hwrng device's is sane, what the kernel credits, and when its CRNG was ready.\n"
+                "Random values are never printed, only counts, and no count over so few values\n"
+                "that it gives one away (per-bit counts from 41 values on).\n"
                 "\n"
                 "Options:\n"
-                "  --instruction %-19s Instruction(s) to probe, repeatable (default: all)\n"
+                "  --instruction %-19s Source(s) to probe, repeatable (default: all)\n"
                 "  --width 16|32|64|all              Operand width(s), repeatable (default: all)\n"
                 "  --threads N|all                   Threads for the contention run, one pinned\n"
                 "                                    per CPU: 1 to 1024 (default: all usable CPUs;\n"
                 "                                    1: none; more than there are CPUs: all of\n"
                 "                                    them, with a warning)\n"
                 "  --duration TIME                   Time budget per run, e.g. 500ms, 2s, 1min\n"
-                "                                    (default: 2ms, the boot-path budget)\n"
+                "                                    (default: 2ms, the boot-path budget; a\n"
+                "                                    device's run: 20ms or this if longer)\n"
                 "  --count N                         Max tries per thread per run, 1 to 4294967296\n"
                 "                                    (default: 4096, no cap with --duration)\n",
                 names, words);
@@ -91,10 +96,14 @@ void probe_help(FILE *f) {
                 "exhausted (a value needed more tries than the running kernel's loop makes),\n"
                 "broken (an output check failed or nothing was delivered), hidden (CPUID does\n"
                 "not advertise it, yet it executes: run anyway, its result is shown but nothing\n"
-                "relies on it), unsupported (it raises SIGILL, or this is not x86-64).\n"
+                "relies on it), unsupported (it raises SIGILL, or this is not x86-64; a device\n"
+                "or a seed: not there), host-fed (on a confidential VM: the host controls it\n"
+                "and the kernel credits it).\n"
+                "A device is read for at most its budget and 4096 bytes: its reads compete with\n"
+                "the kernel's own hwrng thread.\n"
                 "\n"
                 "Exit status (--sweep: 0 when it ran):\n"
-                "  0  worst verdict ok, degraded, hidden or unsupported\n"
+                "  0  worst verdict ok, host-fed, degraded, hidden or unsupported\n"
                 "  1  runtime error\n"
                 "  2  usage error\n"
                 "  3  worst verdict exhausted\n"
@@ -409,6 +418,8 @@ int verb_probe(int argc, char *argv[]) {
 
         /* An unreadable identity names no erratum (no guess). */
         seq.cpu = cpu_id_read(NULL, &cpu) >= 0 ? &cpu : NULL;
+        /* Judged as the daemon judges a detected confidential VM. */
+        args.params.confidential_vm = cvm_detect(NULL) != CVM_NONE;
         seq.userdata = (void *) "the contention run uses all of them";
         r = probe_sequence_run(&args.params, &seq, &report);
         if (progress.shown)

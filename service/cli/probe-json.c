@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <string.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -162,6 +163,47 @@ static int kernel_state_to_json(const KernelSourceState *s, struct json_object *
         return 0;
 }
 
+/* What the kernel credits of the source; null where not read. */
+static int credit_to_json(const KernelCredit *c, struct json_object **ret) {
+        _cleanup_json_ struct json_object *o = NULL;
+        int r;
+
+        *ret = NULL;
+        if (!c->known && !c->device[0])
+                return 0;
+        r = json_new_object(&o);
+        if (r < 0)
+                return r;
+        JSON_ADD(o, "credited", c->known ? json_object_new_boolean(c->credited) : NULL);
+        JSON_ADD(o, "quality", c->known ? JSON_U64(c->quality) : NULL);
+        JSON_ADD(o, "host_fed", json_object_new_boolean(c->host_fed));
+        JSON_ADD(o, "device", c->device[0] ? JSON_STR(c->device) : NULL);
+        JSON_ADD(o, "available", c->available[0] ? JSON_STR(c->available) : NULL);
+        JSON_ADD(o, "why", JSON_STR(c->why));
+        *ret = TAKE_PTR(o);
+        return 0;
+}
+
+/* This boot's CRNG from the kernel log; null where it was not read. */
+static int crng_to_json(const KernelBootLog *b, struct json_object **ret) {
+        _cleanup_json_ struct json_object *o = NULL;
+        int r;
+
+        *ret = NULL;
+        if (!b->read)
+                return 0;
+        r = json_new_object(&o);
+        if (r < 0)
+                return r;
+        JSON_ADD(o, "ready", json_object_new_boolean(b->crng_ready));
+        JSON_ADD(o, "init_usec", b->crng_ready ? JSON_U64(b->crng_ready_usec) : NULL);
+        JSON_ADD(o, "stage", b->crng_ready ? JSON_STR(kernel_crng_stage_to_string(b->crng_stage)) : NULL);
+        JSON_ADD(o, "efi_seed", json_object_new_boolean(b->efi_seed));
+        JSON_ADD(o, "vm_forks", JSON_U64(b->vm_forks));
+        *ret = TAKE_PTR(o);
+        return 0;
+}
+
 /* The run's budget: the probe's and the sweep's "params" start alike. */
 static int limits_to_json(const ProbeLimits *l, struct json_object **ret) {
         _cleanup_json_ struct json_object *params = NULL;
@@ -173,6 +215,8 @@ static int limits_to_json(const ProbeLimits *l, struct json_object **ret) {
         JSON_ADD(params, "budget_usec", l->budget_usec ? JSON_U64(l->budget_usec) : NULL);
         JSON_ADD(params, "max_attempts", l->max_attempts ? JSON_U64(l->max_attempts) : NULL);
         JSON_ADD(params, "min_attempts", JSON_U64(l->min_attempts));
+        JSON_ADD(params, "device_budget_usec", JSON_U64(probe_limits_device_usec(l)));
+        JSON_ADD(params, "device_max_bytes", JSON_U64(probe_limits_device_bytes(l)));
         *ret = TAKE_PTR(params);
         return 0;
 }
@@ -199,17 +243,20 @@ static int params_to_json(const ProbeReport *r, struct json_object **ret) {
 
 static int instruction_to_json(const ProbeReport *r, const ProbeSourceResult *in, struct json_object **ret) {
         _cleanup_json_ struct json_object *e = NULL, *k = NULL, *runs = NULL, *contention = NULL, *erratum = NULL,
-                                          *fixed = NULL;
+                                          *fixed = NULL, *credit = NULL;
         char status[160];
         int q;
 
         if ((q = json_new_object(&e)) < 0 || (q = kernel_state_to_json(&in->kernel, &k)) < 0 ||
+            (q = credit_to_json(&in->kernel.credit, &credit)) < 0 ||
             (q = json_new_array(&runs)) < 0 || (q = json_new_object(&contention)) < 0 ||
             (q = erratum_to_json(in->erratum, 0, r, &erratum)) < 0 ||
             (q = erratum_to_json(in->erratum_fixed, in->erratum_fixed_microcode, r, &fixed)) < 0)
                 return q;
         JSON_ADD(e, "name", JSON_STR(rng_source_name(in->instruction)));
+        JSON_ADD(e, "kind", JSON_STR(rng_source_kind_to_string(rng_source_desc(in->instruction)->kind)));
         JSON_ADD(e, "cpuid", json_object_new_boolean(in->cpuid));
+        JSON_ADD(e, "read_error", in->read_error < 0 ? JSON_STR(strerror(-in->read_error)) : NULL);
         JSON_ADD(e, "executed", json_object_new_boolean(in->n_runs > 0));
         JSON_ADD(e, "verdict", JSON_STR(verdict_to_string(in->verdict)));
         JSON_ADD(e, "hardware_verdict", JSON_STR(verdict_to_string(in->hardware_verdict)));
@@ -219,6 +266,7 @@ static int instruction_to_json(const ProbeReport *r, const ProbeSourceResult *in
         JSON_ADD(k, "retries", JSON_U64(in->kernel_retries));
         JSON_ADD(k, "retries_source", JSON_STR(kernel_retries_source_to_string(in->kernel_retries_source)));
         JSON_ADD(k, "retries_why", JSON_STR(in->kernel_retries_why));
+        JSON_ADD(k, "credit", TAKE_PTR(credit));
         JSON_ADD(e, "kernel", TAKE_PTR(k));
         JSON_ADD(e, "erratum", TAKE_PTR(erratum));
         JSON_ADD(e, "erratum_fixed", TAKE_PTR(fixed));
@@ -238,11 +286,13 @@ static int instruction_to_json(const ProbeReport *r, const ProbeSourceResult *in
 }
 
 int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
-        _cleanup_json_ struct json_object *o = NULL, *cpu = NULL, *params = NULL, *cpus = NULL, *instrs = NULL;
+        _cleanup_json_ struct json_object *o = NULL, *cpu = NULL, *params = NULL, *cpus = NULL, *instrs = NULL,
+                                          *crng = NULL;
         int k;
 
         if ((k = json_new_object(&o)) < 0 || (k = cpu_to_json(r, &cpu)) < 0 || (k = params_to_json(r, &params)) < 0 ||
-            (k = cpus_to_json(&r->cpus, &cpus)) < 0 || (k = json_new_array(&instrs)) < 0)
+            (k = cpus_to_json(&r->cpus, &cpus)) < 0 || (k = json_new_array(&instrs)) < 0 ||
+            (k = crng_to_json(&r->boot, &crng)) < 0)
                 return k;
         JSON_ADD(o, "schema", json_object_new_string(PROBE_JSON_SCHEMA));
         JSON_ADD(o, "kind", json_object_new_string("probe"));
@@ -255,6 +305,8 @@ int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
         JSON_ADD(o, "kernel_release", r->kernel_release[0] ? JSON_STR(r->kernel_release) : NULL);
         JSON_ADD(o, "params", TAKE_PTR(params));
         JSON_ADD(o, "cpus", TAKE_PTR(cpus));
+        JSON_ADD(o, "confidential_vm", json_object_new_boolean(r->confidential_vm));
+        JSON_ADD(o, "crng", TAKE_PTR(crng));
         FOREACH_RNG_SOURCE(i) {
                 struct json_object *e = NULL;
 

@@ -8,6 +8,7 @@
 #include "format-util.h"
 #include "probe-summary.h"
 #include "probe-table.h"
+#include "status.h"
 
 /* "0-3,8" */
 static void format_cpu_set(const cpu_set_t *set, char *buf, size_t len) {
@@ -28,6 +29,24 @@ static void format_cpu_set(const cpu_set_t *set, char *buf, size_t len) {
 }
 
 static const char *kernel_summary(const KernelSourceState *k, char *buf, size_t len) {
+        const KernelCredit *c = &k->credit;
+
+        /* A device or a seed: which, and what the kernel credits. */
+        if (k->state == KERNEL_STATE_ENABLED && (c->device[0] || c->host_fed)) {
+                snprintf(buf, len, "%s%s%s", c->device, c->host_fed ? ", host-fed" : "",
+                         !c->known ? ", credit unknown" : c->credited ? ", credited " : ", not credited");
+                if (c->known && c->credited) {
+                        size_t n = strlen(buf);
+
+                        snprintf(buf + n, len - n, "%u/1024", c->quality);
+                }
+                if (c->why) {
+                        size_t n = strlen(buf);
+
+                        snprintf(buf + n, len - n, " (%s)", c->why);
+                }
+                return buf;
+        }
         if (k->state == KERNEL_STATE_ENABLED)
                 return "enabled";
         snprintf(buf, len, "%s%s%s%s%s%s", kernel_state_kind_to_string(k->state), k->reason ? ": " : "",
@@ -131,20 +150,38 @@ static void print_header(const ProbeReport *r, unsigned n_runs, FILE *f) {
 static void print_instructions(const ProbeReport *r, FILE *f) {
         char kbuf[256];
 
-        fprintf(f, "%-12s %-7s %-6s %-6s %s\n", "VERDICT", "INSTR", "CPUID", "KTRIES", "KERNEL");
+        fprintf(f, "%-12s %-9s %-6s %-6s %s\n", "VERDICT", "SOURCE", "THERE", "KTRIES", "KERNEL");
         FOREACH_RNG_SOURCE(i) {
                 const ProbeSourceResult *in = &r->instr[i];
 
                 if (!in->selected)
                         continue;
-                fprintf(f, "%-12s %-7s %-6s %-6" PRIu64 " %s\n", verdict_to_string(in->verdict),
-                        rng_source_display_name(i), in->cpuid ? "yes" : "no", in->kernel_retries,
-                        kernel_summary(&in->kernel, kbuf, sizeof(kbuf)));
+                if (rng_source_desc(i)->kind != RNG_KIND_CPU_INSTRUCTION)
+                        fprintf(f, "%-12s %-9s %-6s %-6s %s\n", verdict_to_string(in->verdict),
+                                rng_source_display_name(i), in->cpuid ? "yes" : "no", "-",
+                                kernel_summary(&in->kernel, kbuf, sizeof(kbuf)));
+                else
+                        fprintf(f, "%-12s %-9s %-6s %-6" PRIu64 " %s\n", verdict_to_string(in->verdict),
+                                rng_source_display_name(i), in->cpuid ? "yes" : "no", in->kernel_retries,
+                                kernel_summary(&in->kernel, kbuf, sizeof(kbuf)));
+        }
+        if (r->boot.read) {
+                status_format_crng(&r->boot, kbuf, sizeof(kbuf));
+                fprintf(f, "\n%s.%s", kbuf, r->boot.vm_forks ? "" : "\n");
+                if (r->boot.vm_forks)
+                        fprintf(f, " Reseeded %" PRIu64 "x for a virtual machine fork (a clone, or a restored snapshot).\n",
+                                r->boot.vm_forks);
         }
 
         FOREACH_RNG_SOURCE(i) {
                 const ProbeSourceResult *in = &r->instr[i];
 
+                if (in->selected && in->verdict == VERDICT_HOST_FED)
+                        fprintf(f, "\n%s is host-fed: %s. Remedy: %s.\n", rng_source_display_name(i),
+                                verdict_consequence(i, in->verdict), rng_source_desc(i)->kernel.remedy);
+                if (in->selected && in->read_error < 0)
+                        fprintf(f, "\n%s: %s cannot be read (%s): not probed.\n", rng_source_display_name(i),
+                                rng_source_desc(i)->detect.device, strerror(-in->read_error));
                 if (in->selected && in->verdict == VERDICT_HIDDEN)
                         fprintf(f, "\n%s is hidden: CPUID does not advertise it, yet it executes. Neither the kernel nor\n"
                                 "a program that checks CPUID uses it: what it did when run anyway (hardware\n"
@@ -162,8 +199,8 @@ static void print_instructions(const ProbeReport *r, FILE *f) {
 }
 
 static void print_runs(const ProbeReport *r, FILE *f) {
-        fprintf(f, "\n%-12s %-7s %5s %-13s %3s %-8s %10s %10s %7s %17s %6s %6s %8s %8s %11s  %s\n",
-                "VERDICT", "INSTR", "WIDTH", "MODE", "THR", "OVERLAP", "TRIES", "FAILED", "FAIL%", "95% CI (FAIL%)",
+        fprintf(f, "\n%-12s %-9s %5s %-13s %3s %-8s %10s %10s %7s %17s %6s %6s %8s %8s %11s  %s\n",
+                "VERDICT", "SOURCE", "WIDTH", "MODE", "THR", "OVERLAP", "TRIES", "FAILED", "FAIL%", "95% CI (FAIL%)",
                 "STREAK", ">KTRY", "VALUES/s", "BYTES/s", "CYC p50/p99", "CHECKS");
         FOREACH_RNG_SOURCE(i) {
                 const ProbeSourceResult *in = &r->instr[i];
@@ -182,7 +219,7 @@ static void print_runs(const ProbeReport *r, FILE *f) {
                                 snprintf(checks, sizeof(checks), "pass");
                         else
                                 health_result_format(&run->health, checks, sizeof(checks));
-                        fprintf(f, "%-12s %-7s %5u %-13s %3u %-8s %10" PRIu64 " %10" PRIu64 " %6.2f%% %17s %6" PRIu64
+                        fprintf(f, "%-12s %-9s %5u %-13s %3u %-8s %10" PRIu64 " %10" PRIu64 " %6.2f%% %17s %6" PRIu64
                                 " %6" PRIu64 " %8s %8s %11s  %s\n",
                                 verdict_to_string(run->verdict), rng_source_display_name(i), run->width,
                                 mode_column(run, mode, sizeof(mode)), run->threads, overlap_column(run, ov, sizeof(ov)),
@@ -229,7 +266,7 @@ static void print_footer(const ProbeReport *r, FILE *f) {
         FOREACH_RNG_SOURCE(i) {
                 const ProbeSourceResult *in = &r->instr[i];
 
-                if (in->n_runs > 0)
+                if (in->n_runs > 0 && rng_source_desc(i)->kind == RNG_KIND_CPU_INSTRUCTION)
                         fprintf(f, "KTRIES %s = %" PRIu64 ": %s.\n", rng_source_display_name(i),
                                 in->kernel_retries, in->kernel_retries_why);
         }

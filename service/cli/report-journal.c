@@ -33,7 +33,7 @@ static const char *const report_mids[] = {
         RNG_MID_POLICY_FAILURE_STR,
         /* the kernel watch's, in the order of KernelRngMsgKind */
         RNG_MID_KERNEL_EXHAUSTED_STR, RNG_MID_KERNEL_FAILED_STR, RNG_MID_KERNEL_DISABLED_STR,
-        RNG_MID_KERNEL_DEFECTIVE_STR,
+        RNG_MID_KERNEL_DEFECTIVE_STR, RNG_MID_VM_FORK_STR, RNG_MID_CRNG_READY_STR,
 };
 
 static int entry_fields(sd_journal *j, EventFields *f) {

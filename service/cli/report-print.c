@@ -33,7 +33,15 @@ static void print_instruction(const ReportInstruction *in, RngSourceId k, FILE *
         char a[16], fl[16], x[16], pct[16];
 
         fprintf(f, "  %-22s ", rng_source_display_name(k));
-        if (in->verdict[0])
+        if (in->verdict[0] && in->other) {
+                fprintf(f, "%s (worst %s): %s%s%s%s", in->verdict, in->worst_verdict, in->device[0] ? in->device : "",
+                        in->device[0] ? ", " : "", strcmp(in->host_fed, "yes") == 0 ? "host-fed, " : "",
+                        strcmp(in->credited, "yes") == 0 ? "credited" : "not credited");
+                if (strcmp(in->credited, "yes") == 0)
+                        fprintf(f, " %" PRIu64 "/1024", in->credit_quality);
+                if (in->bytes_per_sec)
+                        fprintf(f, ", %sB/s", format_si((double) in->bytes_per_sec, a, sizeof(a)));
+        } else if (in->verdict[0])
                 fprintf(f, "%s (worst %s): %s of %s %s failed (%s), %s %s needed >%" PRIu64 " %s, longest streak %" PRIu64,
                         in->verdict, in->worst_verdict, format_si((double) in->failures, fl, sizeof(fl)),
                         format_si((double) in->attempts, a, sizeof(a)), plural(in->attempts, "try", "tries"),
@@ -47,9 +55,11 @@ static void print_instruction(const ReportInstruction *in, RngSourceId k, FILE *
                 fprintf(f, "; erratum %s", in->erratum_status);
         if (in->unavailable[0])
                 fprintf(f, "%s%s", in->verdict[0] ? "; " : ": ",
-                        strcmp(in->unavailable, "kernel") == 0   ? "disabled by the kernel"
-                        : strcmp(in->unavailable, "hidden") == 0 ? "hidden by the kernel"
-                                                                  : "not in CPUID");
+                        strcmp(in->unavailable, "kernel") == 0       ? "disabled by the kernel"
+                        : strcmp(in->unavailable, "hidden") == 0     ? "hidden by the kernel"
+                        : strcmp(in->unavailable, "absent") == 0     ? rng_source_desc(k)->absent
+                        : strcmp(in->unavailable, "unreadable") == 0 ? "not readable"
+                                                                      : "not in CPUID");
         fputc('\n', f);
 }
 
@@ -113,6 +123,13 @@ static void print_boot(const ReportBoot *b, bool first, sd_id128_t current_boot,
         FOREACH_RNG_SOURCE(k)
                 if (b->instr[k].seen)
                         print_instruction(&b->instr[k], k, f);
+        if (strcmp(b->crng_ready, "yes") == 0)
+                fprintf(f, "  CRNG ready:            %" PRIu64 ".%03" PRIu64 " s after the kernel started (%s)\n",
+                        b->crng_init_usec / 1000000u, b->crng_init_usec / 1000u % 1000u,
+                        b->crng_stage[0] ? b->crng_stage : "unknown");
+        else
+                fprintf(f, "  CRNG ready:            %s\n", b->crng_ready[0] ? "not when said" : "n/a");
+        fprintf(f, "  VM forks:              %" PRIu64 "\n", b->vm_forks);
         fprintf(f, "  Probes:                %u\n", b->probes);
         fprintf(f, "  Verdict changes:       %u\n", b->verdict_changes);
         fprintf(f, "  Output-check failures: %u\n", b->output_check_failures);
@@ -231,6 +248,11 @@ static int instruction_to_json(const ReportInstruction *in, struct json_object *
         JSON_ADD(i, "max_fail_streak", JSON_U64(in->max_fail_streak));
         JSON_ADD(i, "unavailable", str_or_null(in->unavailable));
         JSON_ADD(i, "erratum_status", str_or_null(in->erratum_status));
+        JSON_ADD(i, "device", str_or_null(in->device));
+        JSON_ADD(i, "credited", in->credited[0] ? json_object_new_boolean(strcmp(in->credited, "yes") == 0) : NULL);
+        JSON_ADD(i, "credit_quality", in->credited[0] ? JSON_U64(in->credit_quality) : NULL);
+        JSON_ADD(i, "host_fed", in->host_fed[0] ? json_object_new_boolean(strcmp(in->host_fed, "yes") == 0) : NULL);
+        JSON_ADD(i, "bytes_per_sec", in->other ? JSON_U64(in->bytes_per_sec) : NULL);
         *ret = TAKE_PTR(i);
         return 0;
 }
@@ -262,6 +284,10 @@ static int boot_to_json(const ReportBoot *b, sd_id128_t current, struct json_obj
         JSON_ADD(o, "kernel", TAKE_PTR(kernel));
         JSON_ADD(o, "cpu", TAKE_PTR(cpu));
         JSON_ADD(o, "kernel_release", str_or_null(b->cpu.kernel_release));
+        JSON_ADD(o, "crng_ready", b->crng_ready[0] ? json_object_new_boolean(strcmp(b->crng_ready, "yes") == 0) : NULL);
+        JSON_ADD(o, "crng_init_usec", strcmp(b->crng_ready, "yes") == 0 ? JSON_U64(b->crng_init_usec) : NULL);
+        JSON_ADD(o, "crng_stage", str_or_null(b->crng_stage));
+        JSON_ADD(o, "vm_forks", JSON_U64(b->vm_forks));
         FOREACH_RNG_SOURCE(k) {
                 struct json_object *i = NULL;
 

@@ -50,6 +50,12 @@ static const struct {
         { "RNG_INTERVAL_USEC", UINT64_MAX },
         { "RNG_PACKAGE", INT32_MAX },
         { "RNG_PACKAGES", 4096 },
+        { "RNG_CRNG_INIT_USEC", UINT64_MAX },
+        { "RNG_CREDIT_QUALITY", 1024 },
+        { "RNG_BYTES", UINT64_MAX },
+        { "RNG_BYTES_PER_SEC", UINT64_MAX },
+        { "RNG_NEW", UINT64_MAX },
+        { "RNG_KERNEL_USEC", UINT64_MAX },
 };
 
 /* RNG_FAIL_ON as the daemon writes it: "none", or FailOn= words separated
@@ -85,9 +91,28 @@ static bool cvm_name_valid(const char *v) {
         return false;
 }
 
-/* RNG_REASON of an unavailable instruction, as journal-event.c writes it. */
+/* RNG_REASON of an unavailable source, as journal-event.c writes it. */
 static bool reason_valid(const char *v) {
-        return strcmp(v, "cpuid") == 0 || strcmp(v, "kernel") == 0 || strcmp(v, "hidden") == 0;
+        return strcmp(v, "cpuid") == 0 || strcmp(v, "kernel") == 0 || strcmp(v, "hidden") == 0 ||
+               strcmp(v, "absent") == 0 || strcmp(v, "unreadable") == 0;
+}
+
+static bool yes_no_valid(const char *v) {
+        return strcmp(v, "yes") == 0 || strcmp(v, "no") == 0;
+}
+
+static bool stage_valid(const char *v) {
+        for (KernelCrngStage s = 0; s < _KERNEL_CRNG_STAGE_MAX; s++)
+                if (strcmp(v, kernel_crng_stage_to_string(s)) == 0)
+                        return true;
+        return false;
+}
+
+static bool kind_valid(const char *v) {
+        for (RngSourceKind k = 0; k < _RNG_SOURCE_KIND_MAX; k++)
+                if (strcmp(v, rng_source_kind_to_string(k)) == 0)
+                        return true;
+        return false;
 }
 
 static bool verdict_valid(const char *v) {
@@ -143,6 +168,11 @@ static const struct {
         { "RNG_CPU_STEPPING", fms_valid },
         { "RNG_CPU_MICROCODE", microcode_valid },
         { "RNG_KERNEL_RELEASE", release_valid },
+        { "RNG_CREDITED", yes_no_valid },
+        { "RNG_HOST_FED", yes_no_valid },
+        { "RNG_CRNG_READY", yes_no_valid },
+        { "RNG_CRNG_STAGE", stage_valid },
+        { "RNG_KIND", kind_valid },
 };
 
 /* An entry is taken whole or not at all: every numeric field it has is an
@@ -257,10 +287,22 @@ static void add_kernel_event(ReportBoot *b, KernelRngMsgKind k, const EventField
         }
 }
 
+/* This boot's CRNG, where an event says it (the latest says most). */
+static void add_crng(ReportBoot *b, const EventFields *f) {
+        const char *ready = event_fields_get(f, "RNG_CRNG_READY");
+
+        if (!ready || (strcmp(b->crng_ready, "yes") == 0 && strcmp(ready, "yes") != 0))
+                return;
+        copy(b->crng_ready, sizeof(b->crng_ready), ready);
+        copy(b->crng_stage, sizeof(b->crng_stage), event_fields_get(f, "RNG_CRNG_STAGE"));
+        b->crng_init_usec = field_u64(f, "RNG_CRNG_INIT_USEC");
+}
+
 static void add_verdict(ReportBoot *b, const EventFields *f) {
         copy(b->verdict, sizeof(b->verdict), event_fields_get(f, "RNG_VERDICT"));
         copy(b->cvm, sizeof(b->cvm), event_fields_get(f, "RNG_CONFIDENTIAL_VM"));
         copy(b->fail_on, sizeof(b->fail_on), event_fields_get(f, "RNG_FAIL_ON"));
+        add_crng(b, f);
 }
 
 /* The CPU and kernel of a probe result, where it names them. */
@@ -337,6 +379,13 @@ int report_add_machine_entry(Report *r, sd_id128_t machine_id, const char *hostn
                 if (event_fields_get(f, "RNG_RUN_FAILURE_RATES"))
                         (void) report_parse_rates(event_fields_get(f, "RNG_RUN_FAILURE_RATES"), in->rates, &in->n_rates);
                 add_cpu(b, f);
+                /* A device or a seed: what it is and what the kernel credits. */
+                in->other = event_fields_get(f, "RNG_KIND") != NULL;
+                copy(in->device, sizeof(in->device), event_fields_get(f, "RNG_DEVICE"));
+                copy(in->credited, sizeof(in->credited), event_fields_get(f, "RNG_CREDITED"));
+                copy(in->host_fed, sizeof(in->host_fed), event_fields_get(f, "RNG_HOST_FED"));
+                in->credit_quality = field_u64(f, "RNG_CREDIT_QUALITY");
+                in->bytes_per_sec = field_u64(f, "RNG_BYTES_PER_SEC");
                 /* One result per instruction and probe. */
                 in->results++;
                 b->probes = MAX(b->probes, in->results);
@@ -353,6 +402,10 @@ int report_add_machine_entry(Report *r, sd_id128_t machine_id, const char *hostn
                 copy(in->unavailable, sizeof(in->unavailable), event_fields_get(f, "RNG_REASON"));
         } else if (strcmp(mid, RNG_MID_CONFIG_INVALID_STR) == 0)
                 b->config_errors++;
+        else if (strcmp(mid, RNG_MID_CRNG_READY_STR) == 0)
+                add_crng(b, f);
+        else if (strcmp(mid, RNG_MID_VM_FORK_STR) == 0)
+                b->vm_forks = MAX(b->vm_forks, field_u64(f, "RNG_COUNT"));
         else if (strcmp(mid, RNG_MID_POLICY_FAILURE_STR) == 0) {
                 b->policy_failures++;
                 b->exit_status = (int) field_u64(f, "RNG_EXIT_STATUS");

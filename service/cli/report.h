@@ -46,7 +46,13 @@ typedef struct ReportInstruction {
         uint64_t attempts, failures, retry_exhausted, max_fail_streak; /* last probe, all runs */
         uint64_t kernel_retries; /* the kernel loop's tries the last probe was judged by */
         double failure_rate;
-        char unavailable[16];    /* "cpuid", "kernel" or "" */
+        char unavailable[16];    /* "cpuid", "kernel", "hidden", "absent", "unreadable" or "" */
+        /* A source that is no CPU instruction (RNG_KIND set): the last
+         * result's device or seed, credit and rate. */
+        bool other;
+        char device[64];
+        char credited[4], host_fed[4]; /* "yes", "no" or "" */
+        uint64_t credit_quality, bytes_per_sec;
         char erratum_status[192]; /* RNG_ERRATUM_STATUS of the last probe, escaped */
         uint64_t last_usec;      /* realtime of the last probe result */
         unsigned n_rates;        /* the last probe's runs (RNG_RUN_FAILURE_RATES) */
@@ -73,6 +79,13 @@ typedef struct ReportBoot {
          * back from): their count, and the count and time of the records
          * that carry an interval, for a rate. */
         uint64_t routine_failures, routine_rated, routine_interval_usec;
+        /* This boot's CRNG (the boot verdict, or the CRNG-ready event):
+         * ready "yes"/"no" ("": not said), when, what made it ready; the
+         * virtual machine forks the kernel watch recorded (the highest
+         * RNG_COUNT). */
+        char crng_ready[4], crng_stage[16];
+        uint64_t crng_init_usec;
+        uint64_t vm_forks;
         ReportInstruction instr[_RNG_SOURCE_MAX];
 } ReportBoot;
 

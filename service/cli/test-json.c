@@ -88,7 +88,7 @@ static void check_hidden(ProbeParams *p, Hook *h) {
  * what each run did, min_attempts 1 beside max_attempts 1, not 1024. */
 static void check_params_effective(Hook *h) {
         _cleanup_json_ struct json_object *j = NULL;
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         struct json_object *parsed, *params, *run;
         ProbeReport rep;
         ProbeParams p;
@@ -134,7 +134,7 @@ static void check_sweep(Hook *h) {
         _cleanup_json_ struct json_object *j = NULL;
         _cleanup_free_ ProbeSweepReport *rep = malloc(sizeof(ProbeSweepReport));
         struct json_object *parsed, *sweeps, *points;
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         char *table = NULL;
         size_t len = 0;
         ProbeParams p;
@@ -197,7 +197,7 @@ static void check_sweep(Hook *h) {
 
 int main(void) {
         _cleanup_json_ struct json_object *j = NULL, *parsed = NULL;
-        const bool cpuid[2] = { true, false };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, false };
         struct json_object *instrs, *rd, *runs, *run, *hist;
         char *table = NULL;
         size_t table_len = 0;
@@ -235,7 +235,16 @@ int main(void) {
         CHECK(strcmp(json_object_get_string(get(parsed, "verdict")), "exhausted") == 0, "verdict");
         CHECK_EQ_INT(json_object_get_int(get(parsed, "exit_code")), 3);
         instrs = get(parsed, "instructions");
-        CHECK_EQ_INT(json_object_array_length(instrs), 2);
+        CHECK_EQ_INT(json_object_array_length(instrs), _RNG_SOURCE_MAX);
+        /* The sources that are no instruction: their kind, and nothing run
+         * where they are not there. */
+        for (int k = 2; k < _RNG_SOURCE_MAX; k++) {
+                struct json_object *o = json_object_array_get_idx(instrs, k);
+
+                CHECK(strcmp(json_object_get_string(get(o, "kind")),
+                             rng_source_kind_to_string(rng_source_desc(k)->kind)) == 0, "kind of %d", k);
+                CHECK(!json_object_get_boolean(get(o, "executed")), "%d executed", k);
+        }
 
         rd = json_object_array_get_idx(instrs, 0);
         CHECK(strcmp(json_object_get_string(get(rd, "name")), "rdrand") == 0, "name");

@@ -32,14 +32,14 @@ static void test_args(void) {
         ProbeArgs a;
 
         CHECK_EQ_INT(parse(&a, NULL), 0);
-        CHECK(a.params.instructions == 3 && a.params.widths == 7 && a.params.threads == 0 && !a.json, "defaults");
+        CHECK(a.params.instructions == RNG_SOURCES_ALL && a.params.widths == 7 && a.params.threads == 0 && !a.json, "defaults");
         CHECK(a.params.limits.budget_usec == def.budget_usec && a.params.limits.max_attempts == def.max_attempts, "limits");
 
         CHECK_EQ_INT(parse(&a, "--instruction", "rdseed", "--width", "32", "--threads", "2", "--json", NULL), 0);
         CHECK(a.params.instructions == 1u << RNG_SOURCE_RDSEED && a.params.widths == 1u << 1 && a.params.threads == 2 && a.json,
               "explicit");
         CHECK_EQ_INT(parse(&a, "--instruction=all", "--width=all", "--threads=all", NULL), 0);
-        CHECK(a.params.instructions == 3 && a.params.widths == 7 && a.params.threads == 0, "all");
+        CHECK(a.params.instructions == RNG_SOURCES_ALL && a.params.widths == 7 && a.params.threads == 0, "all");
 
         /* --duration alone lifts the draw cap, --count alone the time budget. */
         CHECK_EQ_INT(parse(&a, "--duration", "3s", NULL), 0);

@@ -27,7 +27,7 @@
  * the probe event, the status and JSON; with the fixed microcode it is only
  * mentioned as fixed; an unknown CPU gets no guess. */
 static void test_erratum_named(void) {
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         CpuId zen5 = { .vendor = "AuthenticAMD", .have_fms = true, .family = 0x1a, .model = 0x02,
                        .stepping = 1, .have_microcode = true, .microcode = 0xb002000 };
         CpuId fixed = zen5, milan = { .vendor = "AuthenticAMD", .have_fms = true, .family = 0x19, .model = 0x01,
@@ -73,8 +73,8 @@ static void test_erratum_named(void) {
 }
 
 static void test_report_model(void) {
-        const bool cpuid[2] = { true, true };
-        const Verdict iv[2] = { VERDICT_OK, VERDICT_EXHAUSTED };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
+        const Verdict iv[_RNG_SOURCE_MAX] = { VERDICT_OK, VERDICT_EXHAUSTED };
         VerdictEventInfo info = { .verdict = VERDICT_EXHAUSTED, .trigger = "boot", .instr_verdicts = iv, .cvm = "none" };
         sd_id128_t b1 = { .bytes = { 1 } }, b2 = { .bytes = { 2 } };
         _cleanup_free_ char *text = NULL;
@@ -213,11 +213,16 @@ static void test_strict_fields(void) {
                         "RNG_FAIL_ON=broken ", "RNG_FAIL_ON=rdrand:sometimes", "RNG_FAIL_ON=none broken",
                         "RNG_CONFIDENTIAL_VM=\x1b[8m", "RNG_CONFIDENTIAL_VM=tdx2", "RNG_CONFIDENTIAL_VM=",
                         "RNG_REASON=\x1b[8m", "RNG_REASON=", "RNG_REASON=microcode",
+                        "RNG_CRNG_READY=maybe", "RNG_CRNG_STAGE=bootloader", "RNG_CRNG_INIT_USEC=-1",
+                        "RNG_CREDIT_QUALITY=1025", "RNG_HOST_FED=1", "RNG_CREDITED=", "RNG_KIND=device",
                 };
                 static const char *const good_fields[] = {
                         "RNG_FAIL_ON=none", "RNG_FAIL_ON=broken rdrand:exhausted", "RNG_FAIL_ON=ok",
                         "RNG_CONFIDENTIAL_VM=forced", "RNG_CONFIDENTIAL_VM=sev-snp", "RNG_CONFIDENTIAL_VM=none",
                         "RNG_REASON=cpuid", "RNG_REASON=kernel", "RNG_REASON=hidden",
+                        "RNG_REASON=absent", "RNG_REASON=unreadable", "RNG_CRNG_READY=no", "RNG_CRNG_STAGE=cpu",
+                        "RNG_CRNG_INIT_USEC=4310123", "RNG_CREDIT_QUALITY=1024", "RNG_HOST_FED=yes",
+                        "RNG_KIND=hwrng-device",
                 };
 
                 for (size_t i = 0; i < ELEMENTSOF(bad_fields); i++) {
@@ -244,7 +249,7 @@ static void test_strict_fields(void) {
         CHECK_EQ_INT(rep.boots[0].kernel_events[KERNEL_RNG_MSG_EXHAUSTED], 1);
         CHECK_EQ_INT(rep.boots[0].policy_failures, 0);
         CHECK(rep.boots[0].boot_verdict[0] == '\0', "bad verdict used");
-        CHECK_EQ_INT(rep.malformed, ELEMENTSOF(bad) + 3 + 12);
+        CHECK_EQ_INT(rep.malformed, ELEMENTSOF(bad) + 3 + 19);
         CHECK(strcmp(rep.first_malformed_field, "RNG_COUNT") == 0, "first: %s", rep.first_malformed_field);
         report_done(&rep);
 }
@@ -351,7 +356,7 @@ static void test_rates(void) {
 /* A probe result as the daemon writes it, with the CPU, read back into
  * the boot; malformed CPU words and run lists are refused. */
 static void test_attribution_read(void) {
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         sd_id128_t m = { .bytes = { 7 } }, b = { .bytes = { 8 } };
         Report rep = {};
         ProbeReport r;
@@ -484,10 +489,12 @@ static void test_fleet(void) {
         out = open_memstream(&text, &len);
         fleet_print(&fleet, out);
         fclose(out);
-        CHECK(text && strstr(text, "\n020000000000  b         ok           ok           GenuineIntel 0x6/0x8f/0x8  0x1        6.12.57  "),
+        CHECK(text && strstr(text, "\n020000000000  b         ok           ok           n/a          n/a          GenuineIntel 0x6/0x8f/0x8  0x1        6.12.57  "),
               "b's line:\n%s", text);
         CHECK(text && strstr(text, "\n3 machines.\n"), "count");
         CHECK(text && strstr(text, "  RDSEED     broken 1, exhausted 1, ok 1\n"), "by verdict:\n%s", text);
+        /* the device and the seed are sources of the table too: none of the three has a result */
+        CHECK(text && strstr(text, "  HWRNG      n/a 3\n") && strstr(text, "  BOOT_SEED  n/a 3\n"), "by verdict:\n%s", text);
         CHECK(text && escape_check_output(text, len, true), "text not safe");
 
         CHECK_EQ_INT(fleet_to_json(&fleet, &j), 0);
@@ -517,12 +524,68 @@ static void test_fleet(void) {
         report_done(&rep);
 }
 
+/* This boot's CRNG from the boot verdict (and a later CRNG-ready event),
+ * the virtual machine forks, the hwrng device's result. */
+static void test_crng_and_device(void) {
+        sd_id128_t b = { .bytes = { 9 } };
+        Report rep = {};
+        EventFields f = {};
+        _cleanup_free_ char *text = NULL;
+        size_t size = 0;
+        FILE *out;
+
+        CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_VERDICT_BOOT_STR), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_VERDICT=host-fed"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_CRNG_READY=no"), 0);
+        CHECK_EQ_INT(report_add_entry(&rep, b, 100, &f), 0);
+        event_fields_done(&f);
+        CHECK(strcmp(rep.boots[0].crng_ready, "no") == 0, "not ready at boot");
+        CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_CRNG_READY_STR), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_CRNG_READY=yes"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_CRNG_INIT_USEC=231400000"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_CRNG_STAGE=unknown"), 0);
+        CHECK_EQ_INT(report_add_entry(&rep, b, 200, &f), 0);
+        event_fields_done(&f);
+        for (int k = 1; k <= 2; k++) {
+                CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_VM_FORK_STR), 0);
+                CHECK_EQ_INT(event_fields_addf(&f, "RNG_COUNT=%d", k), 0);
+                CHECK_EQ_INT(report_add_entry(&rep, b, 300 + k, &f), 0);
+                event_fields_done(&f);
+        }
+        CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_PROBE_RESULT_STR), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_INSTRUCTION=HWRNG"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_KIND=hwrng-device"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_VERDICT=host-fed"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_DEVICE=virtio_rng.0"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_CREDITED=yes"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_CREDIT_QUALITY=1024"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_HOST_FED=yes"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_BYTES_PER_SEC=10240"), 0);
+        CHECK_EQ_INT(report_add_entry(&rep, b, 400, &f), 0);
+        event_fields_done(&f);
+
+        CHECK(strcmp(rep.boots[0].crng_ready, "yes") == 0 && rep.boots[0].crng_init_usec == 231400000, "ready later");
+        CHECK_EQ_U64(rep.boots[0].vm_forks, 2);
+        out = open_memstream(&text, &size);
+        CHECK(out, "memstream");
+        if (!out)
+                return;
+        report_print(&rep, b, out);
+        fclose(out);
+        CHECK(strstr(text, "CRNG ready:            231.400 s after the kernel started (unknown)"), "%s", text);
+        CHECK(strstr(text, "VM forks:              2"), "%s", text);
+        CHECK(strstr(text, "HWRNG                  host-fed (worst host-fed): virtio_rng.0, host-fed, credited 1024/1024, 10.2kB/s"),
+              "%s", text);
+        report_done(&rep);
+}
+
 int main(void) {
         test_erratum_named();
         test_rates();
         test_attribution_read();
         test_many_boots();
         test_fleet();
+        test_crng_and_device();
         test_report_model();
         test_strict_fields();
         test_escaped_fields();

@@ -18,7 +18,8 @@ FailOn fail_on_cvm_default(void) {
 const char *fail_on_words_expect(char *buf, size_t len) {
         size_t n;
 
-        snprintf(buf, len, "a verdict: degraded, exhausted, broken, hidden, unsupported or ok, optionally after ");
+        snprintf(buf, len, "a verdict: degraded, exhausted, broken, hidden, host-fed, unsupported or ok, "
+                 "optionally after ");
         n = strlen(buf);
         rng_source_names_join(RNG_SOURCES_ALL, false, ":", ", ", " or ", buf + n, len - n);
         return buf;
@@ -59,33 +60,37 @@ bool fail_on_empty(const FailOn *f) {
         return true;
 }
 
+/* Whether verdict v is in f for every source that can have it (and some
+ * source can): then it is written once, bare. */
+static bool every_source(const FailOn *f, Verdict v) {
+        bool any = false;
+
+        FOREACH_RNG_SOURCE(k) {
+                if (!(rng_source_verdicts(k) & (1u << v)))
+                        continue;
+                if (!(f->mask[k] & (1u << v)))
+                        return false;
+                any = true;
+        }
+        return any;
+}
+
 void fail_on_format(const FailOn *f, char *buf, size_t len) {
         size_t n = 0;
 
         if (len == 0)
                 return;
         buf[0] = '\0';
-        /* The verdicts every source has, bare; then the rest, per source. */
-        for (int v = 0; v < _VERDICT_MAX; v++) {
-                bool all = true;
-
-                FOREACH_RNG_SOURCE(k)
-                        all = all && (f->mask[k] & (1u << v));
-                if (all && n < len)
+        /* The verdicts every source that can have them has, bare; then
+         * the rest, per source. */
+        for (int v = 0; v < _VERDICT_MAX; v++)
+                if (every_source(f, v) && n < len)
                         n += snprintf(buf + n, len - n, "%s%s", n ? " " : "", verdict_to_string(v));
-        }
         FOREACH_RNG_SOURCE(k)
-                for (int v = 0; v < _VERDICT_MAX; v++) {
-                        bool all = true;
-
-                        if (!(f->mask[k] & (1u << v)))
-                                continue;
-                        FOREACH_RNG_SOURCE(o)
-                                all = all && (f->mask[o] & (1u << v));
-                        if (!all && n < len)
-                                n += snprintf(buf + n, len - n, "%s%s:%s", n ? " " : "",
-                                              rng_source_name(k), verdict_to_string(v));
-                }
+                for (int v = 0; v < _VERDICT_MAX; v++)
+                        if ((f->mask[k] & (1u << v)) && !every_source(f, v) && n < len)
+                                n += snprintf(buf + n, len - n, "%s%s:%s", n ? " " : "", rng_source_name(k),
+                                              verdict_to_string(v));
         if (n == 0)
                 snprintf(buf, len, "none");
 }

@@ -100,41 +100,111 @@ bool kernel_cpuinfo_has_flag(const char *text, size_t len, const char *flag) {
 }
 
 int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_SOURCE_MAX]) {
-        FOREACH_RNG_SOURCE(i) {
-                size_t lines;
-                int n = kernel_cpuinfo_count_flag(text, len, rng_source_desc(i)->detect.cpuinfo_flag, &lines);
+        size_t lines;
+        int n;
 
+        /* Whether there is a "flags" line at all, whichever sources have flags. */
+        n = kernel_cpuinfo_count_flag(text, len, "", &lines);
+        if (n < 0)
+                return n;
+        if (lines == 0)
+                return -EBADMSG;
+        FOREACH_RNG_SOURCE(i) {
+                const char *flag = rng_source_desc(i)->detect.cpuinfo_flag;
+
+                ret[i] = false;
+                if (!flag)
+                        continue;
+                n = kernel_cpuinfo_count_flag(text, len, flag, &lines);
                 if (n < 0)
                         return n;
-                if (lines == 0)
-                        return -EBADMSG;
                 ret[i] = (size_t) n == lines;
         }
         return 0;
 }
 
+/* The command line's words before a "--", one at a time: *p moves past
+ * the word returned in *ret_word (false at the end). */
+static bool next_word(const char **p, const char *end, const char **ret_word, size_t *ret_len) {
+        const char *w;
+
+        while (*p < end && (is_blank(**p) || **p == '\n' || **p == '\0'))
+                (*p)++;
+        w = *p;
+        while (*p < end && !is_blank(**p) && **p != '\n' && **p != '\0')
+                (*p)++;
+        if (*p == w || (*p - w == 2 && memcmp(w, "--", 2) == 0))
+                return false; /* the end, or the rest is for init */
+        *ret_word = w;
+        *ret_len = (size_t) (*p - w);
+        return true;
+}
+
 bool kernel_cmdline_has_word(const char *cmdline, size_t len, const char *word) {
-        const char *p, *end;
-        size_t wl = strlen(word);
+        const char *p, *end, *w;
+        size_t wl = strlen(word), l;
 
         if (!cmdline)
                 return false;
         p = cmdline;
         end = cmdline + len;
-        while (p < end) {
-                const char *w;
-
-                while (p < end && (is_blank(*p) || *p == '\n' || *p == '\0'))
-                        p++;
-                w = p;
-                while (p < end && !is_blank(*p) && *p != '\n' && *p != '\0')
-                        p++;
-                if (p - w == 2 && memcmp(w, "--", 2) == 0)
-                        break; /* the rest is for init */
-                if ((size_t) (p - w) == wl && memcmp(w, word, wl) == 0)
+        while (next_word(&p, end, &w, &l))
+                if (l == wl && memcmp(w, word, wl) == 0)
                         return true;
-        }
         return false;
+}
+
+/* The kernel's parameq(): '-' and '_' are the same in a parameter's name. */
+static bool param_name_eq(const char *a, const char *b, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                char x = a[i] == '-' ? '_' : a[i], y = b[i] == '-' ? '_' : b[i];
+
+                if (x != y)
+                        return false;
+        }
+        return true;
+}
+
+bool kernel_cmdline_value(const char *cmdline, size_t len, const char *name, char *buf, size_t buf_len) {
+        const char *p, *end, *w;
+        size_t wl, nl = strlen(name);
+        bool found = false;
+
+        if (!cmdline || !name || buf_len == 0)
+                return false;
+        p = cmdline;
+        end = cmdline + len;
+        while (next_word(&p, end, &w, &wl))
+                if (wl > nl && param_name_eq(w, name, nl) && w[nl] == '=') {
+                        size_t vl = MIN(wl - nl - 1, buf_len - 1);
+
+                        memcpy(buf, w + nl + 1, vl);
+                        buf[vl] = '\0';
+                        found = true; /* the last one wins, as for the kernel */
+                }
+        return found;
+}
+
+bool kernel_cmdline_bool(const char *cmdline, size_t len, const char *name, bool def) {
+        char v[8];
+
+        if (!kernel_cmdline_value(cmdline, len, name, v, sizeof(v)))
+                return def;
+        /* kstrtobool(): the first character, and "on"/"off". */
+        switch (v[0]) {
+        case 'y': case 'Y': case '1':
+                return true;
+        case 'n': case 'N': case '0':
+                return false;
+        case 'o': case 'O':
+                if (v[1] == 'n' || v[1] == 'N')
+                        return true;
+                if (v[1] == 'f' || v[1] == 'F')
+                        return false;
+                return def;
+        default:
+                return def;
+        }
 }
 
 void kernel_cmdline_parse(const char *cmdline, size_t len, bool ret[_RNG_SOURCE_MAX]) {
@@ -145,7 +215,8 @@ void kernel_cmdline_parse(const char *cmdline, size_t len, bool ret[_RNG_SOURCE_
         }
 }
 
-#define STATE(kind, id, text, source) ((KernelSourceState) { (kind), (id), (text), (source) })
+#define STATE(kind, id, text, source) \
+        ((KernelSourceState) { .state = (kind), .reason_id = (id), .reason = (text), .reason_source = (source) })
 
 void kernel_state_build(KernelState *ret, const RngPresence presence[_RNG_SOURCE_MAX],
                         bool cpuinfo_ok, const bool flags[_RNG_SOURCE_MAX],
@@ -159,6 +230,8 @@ void kernel_state_build(KernelState *ret, const RngPresence presence[_RNG_SOURCE
                 const char *unknown = log == KERNEL_LOG_UNREADABLE ? "unknown (kernel log not readable)"
                                                                    : "unknown (no reason in kernel log)";
 
+                if (rng_source_desc(i)->kind != RNG_KIND_CPU_INSTRUCTION)
+                        continue; /* its descriptor's kernel_view */
                 if (!cpuinfo_ok)
                         *s = STATE(KERNEL_STATE_UNKNOWN, "cpuinfo-unreadable", "unknown (/proc/cpuinfo not readable)",
                                    KERNEL_REASON_NONE);
@@ -202,7 +275,7 @@ int kernel_cpuinfo_read(const char *root, char **ret, size_t *ret_len) {
         return read_small_file(p, PROC_READ_MAX, ret, ret_len);
 }
 
-KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RNG_SOURCE_MAX]) {
+KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RNG_SOURCE_MAX], KernelBootLog *boot) {
         _cleanup_close_ int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
         char buf[8192];
 
@@ -211,6 +284,9 @@ KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RN
         for (;;) {
                 ssize_t n = read(fd, buf, sizeof(buf));
                 const KernelReason *m;
+                const char *text;
+                size_t len;
+                uint64_t usec;
 
                 if (n < 0) {
                         if (errno == EINTR || errno == EPIPE) /* EPIPE: record overwritten, go on */
@@ -221,9 +297,13 @@ KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RN
                 }
                 if (n == 0)
                         return KERNEL_LOG_READ;
-                m = kernel_reason_match(buf, n);
-                if (m)
+                if (reasons && (m = kernel_reason_match(buf, n)))
                         reasons[m->instruction] = m;
+                if (boot && kernel_kmsg_record_parse(buf, (size_t) n, &usec, &text, &len) >= 0) {
+                        (void) kernel_boot_log_feed(boot, text, len, usec);
+                        if (!reasons && kernel_boot_log_settled(boot))
+                                return KERNEL_LOG_READ;
+                }
         }
 }
 
@@ -285,17 +365,33 @@ bool kernel_retry_series_present(const char *root) {
         return any;
 }
 
-static KernelLogState scan_kmsg(const KernelReason *reasons[_RNG_SOURCE_MAX], void *userdata) {
-        return kernel_log_scan("/dev/kmsg", reasons);
+static KernelLogState scan_kmsg(const KernelReason *reasons[_RNG_SOURCE_MAX], KernelBootLog *boot, void *userdata) {
+        return kernel_log_scan("/dev/kmsg", reasons, boot);
 }
 
-int kernel_state_read(const RngPresence presence[_RNG_SOURCE_MAX], KernelLogScanFn scan, void *userdata,
-                      KernelState *ret) {
+/* The CPU instructions' credit: random_init_early() and every reseed use
+ * them, and at boot what they gave is credited when random.trust_cpu is on
+ * (their descriptor's credit_param). */
+static void cpu_credit(const RngSourceDesc *d, const char *cmdline, size_t len, KernelSourceState *s) {
+        bool trusted = !d->kernel.credit_param || kernel_cmdline_bool(cmdline, len, d->kernel.credit_param, true);
+
+        s->credit = (KernelCredit) {
+                .known = true,
+                .credited = trusted && s->state == KERNEL_STATE_ENABLED,
+                .quality = trusted && s->state == KERNEL_STATE_ENABLED ? 1024 : 0,
+                .why = s->state != KERNEL_STATE_ENABLED ? "the kernel does not use it"
+                       : trusted ? "random.trust_cpu is on" : "random.trust_cpu is off",
+        };
+}
+
+int kernel_state_read(const RngPresence presence[_RNG_SOURCE_MAX], const char *root, KernelLogScanFn scan,
+                      void *userdata, const KernelBootLog *boot_known, KernelState *ret) {
         _cleanup_free_ char *cpuinfo = NULL, *cmdline = NULL;
         const KernelReason *reasons[_RNG_SOURCE_MAX] = {};
         bool flags[_RNG_SOURCE_MAX] = {}, cmdline_off[_RNG_SOURCE_MAX] = {}, cpuinfo_ok = false, need_log = false;
         KernelLogState log = KERNEL_LOG_NOT_NEEDED;
-        size_t len;
+        KernelBootLog boot = {};
+        size_t len = 0, cmdline_len = 0;
         int r;
 
         r = kernel_cpuinfo_read(NULL, &cpuinfo, &len);
@@ -303,17 +399,34 @@ int kernel_state_read(const RngPresence presence[_RNG_SOURCE_MAX], KernelLogScan
                 r = kernel_cpuinfo_parse(cpuinfo, len, flags);
         cpuinfo_ok = r >= 0;
 
-        if (read_small_file("/proc/cmdline", PROC_READ_MAX, &cmdline, &len) >= 0)
-                kernel_cmdline_parse(cmdline, len, cmdline_off);
+        if (read_small_file("/proc/cmdline", PROC_READ_MAX, &cmdline, &cmdline_len) >= 0)
+                kernel_cmdline_parse(cmdline, cmdline_len, cmdline_off);
 
         /* The log is read for a source the kernel disabled (the CPU
          * advertises it, the flag is gone) or hid (the CPU does not, yet it
-         * executes). */
+         * executes), and for this boot's records on the seeds and the CRNG
+         * where the caller does not know them yet. */
         FOREACH_RNG_SOURCE(i)
-                need_log = need_log || (cpuinfo_ok && presence[i].executes && !flags[i]);
-        if (need_log)
-                log = (scan ?: scan_kmsg)(reasons, userdata);
-        kernel_state_build(ret, presence, cpuinfo_ok, flags, cmdline_off, log, reasons);
-        ret->retry_series = kernel_retry_series_present(NULL);
+                need_log = need_log || (rng_source_desc(i)->kind == RNG_KIND_CPU_INSTRUCTION && cpuinfo_ok &&
+                                        presence[i].executes && !flags[i]);
+        if (boot_known)
+                boot = *boot_known;
+        if (need_log || !boot_known)
+                log = (scan ?: scan_kmsg)(need_log ? reasons : NULL, boot_known ? NULL : &boot, userdata);
+        kernel_state_build(ret, presence, cpuinfo_ok, flags, cmdline_off, need_log ? log : KERNEL_LOG_NOT_NEEDED,
+                           reasons);
+        ret->boot = boot;
+        FOREACH_RNG_SOURCE(i) {
+                const RngSourceDesc *d = rng_source_desc(i);
+
+                if (d->kernel_view)
+                        d->kernel_view(d, &(KernelViewInput) { .root = root, .cmdline = cmdline,
+                                                                .cmdline_len = cmdline ? cmdline_len : 0,
+                                                                .log = boot.read ? &ret->boot : NULL },
+                                       &ret->instr[i]);
+                else if (cpuinfo_ok)
+                        cpu_credit(d, cmdline, cmdline ? cmdline_len : 0, &ret->instr[i]);
+        }
+        ret->retry_series = kernel_retry_series_present(root);
         return cpuinfo_ok ? 0 : r;
 }

@@ -3,12 +3,18 @@
 
 /* The kernel's view of the sources: /proc/cpuinfo flags (the kernel
  * clears a source's flag when it disables it), a word on /proc/cmdline that
- * turns one off, and the reason from the kernel log (/dev/kmsg). What each
- * source's flag, word and reasons are is the source table's (sources.h). */
+ * turns one off, and the reason from the kernel log (/dev/kmsg); for the
+ * sources that are no CPU instruction, their descriptor's reader
+ * (kernel_view: sysfs, the command line, the kernel log). For every
+ * source: whether the kernel credits it, and whether the host controls
+ * it. What each source's flag, word and reasons are is the source table's
+ * (sources.h). */
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "kernel-boot-log.h"
 #include "sources.h"
 
 typedef enum KernelStateKind {
@@ -35,11 +41,24 @@ typedef enum KernelReasonSource {
 
 const char *kernel_reason_source_to_string(KernelReasonSource s); /* "kernel-log", ... */
 
+/* Whether and how much the kernel credits a source's input to the CRNG,
+ * and whether the host controls it. */
+typedef struct KernelCredit {
+        bool known;        /* read: the fields below say something */
+        bool credited;     /* the kernel credits it (until its CRNG is ready) */
+        bool host_fed;     /* in a VM the host chooses it: a device the host feeds, a boot loader's seed */
+        unsigned quality;  /* credit per 1024 bits (an hwrng device's rng_quality; 1024 or 0 otherwise) */
+        char device[64];   /* an hwrng device: rng_current; a boot seed: where it came from */
+        char available[128]; /* an hwrng device: rng_available */
+        const char *why;   /* why it is credited or not, a clause (static) */
+} KernelCredit;
+
 typedef struct KernelSourceState {
         KernelStateKind state;
         const char *reason_id; /* short machine-readable id, NULL when enabled */
         const char *reason;    /* human-readable reason, NULL when enabled */
         KernelReasonSource reason_source;
+        KernelCredit credit;
 } KernelSourceState;
 
 typedef enum KernelLogState {
@@ -70,6 +89,9 @@ typedef struct KernelState {
         KernelSourceState instr[_RNG_SOURCE_MAX];
         KernelLogState log;
         bool retry_series; /* the series' counter files are there (kernel_retry_series_present()) */
+        /* This boot's kernel log on the CRNG and the seeds (boot.read:
+         * it was read). */
+        KernelBootLog boot;
 } KernelState;
 
 /* Tries per call of the kernel's loop for source i: the override if
@@ -108,12 +130,22 @@ int kernel_cpuinfo_count_flag(const char *text, size_t len, const char *flag, si
 bool kernel_cpuinfo_has_flag(const char *text, size_t len, const char *flag);
 
 /* Parse /proc/cpuinfo text: ret[i] is true if every "flags" line has
- * source i's flag (its descriptor's cpuinfo_flag). -EBADMSG if there is no
- * flags line. */
+ * source i's flag (its descriptor's cpuinfo_flag; a source without one is
+ * false). -EBADMSG if there is no flags line. */
 int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_SOURCE_MAX]);
 
 /* Whether the kernel command line (before a "--") holds the word. */
 bool kernel_cmdline_has_word(const char *cmdline, size_t len, const char *word);
+
+/* The boolean kernel parameter name=VALUE on the command line (before a
+ * "--"), as the kernel's kstrtobool() reads it (y, Y, 1, on: true; n, N,
+ * 0, off: false), the last one given; def where it is absent or not a
+ * boolean (the kernel keeps its default then). */
+bool kernel_cmdline_bool(const char *cmdline, size_t len, const char *name, bool def);
+
+/* The value of name=VALUE on the command line (the last one given) into
+ * buf; false where it is absent. */
+bool kernel_cmdline_value(const char *cmdline, size_t len, const char *name, char *buf, size_t buf_len);
 
 /* Whether the command line holds each source's off word (its descriptor's
  * cmdline_off). */
@@ -133,19 +165,27 @@ void kernel_state_build(KernelState *ret, const RngPresence presence[_RNG_SOURCE
 bool kernel_retry_series_present(const char *root);
 
 /* Read kernel log records from path (/dev/kmsg: one record per read(),
- * until EAGAIN) and fill reasons[] with matches. */
-KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RNG_SOURCE_MAX]);
+ * until EAGAIN): reasons[] (NULL: not wanted) with the matches, and boot
+ * (NULL: not wanted) fed every record (kernel_boot_log_feed()). Stops once
+ * boot is settled where reasons are not wanted. */
+KernelLogState kernel_log_scan(const char *path, const KernelReason *reasons[_RNG_SOURCE_MAX], KernelBootLog *boot);
 
-/* A reader of this boot's kernel messages: fills reasons[] with the
- * matches of kernel_reason_match(). The CLI reads /dev/kmsg; the daemon,
- * which may not (no CAP_SYSLOG), the journal's kernel transport. */
-typedef KernelLogState (*KernelLogScanFn)(const KernelReason *reasons[_RNG_SOURCE_MAX], void *userdata);
+/* A reader of this boot's kernel messages, from its start: reasons[] (NULL:
+ * not wanted) with the matches of kernel_reason_match(), and boot (NULL:
+ * not wanted) fed each record with its timestamp (the reader may stop once
+ * boot is settled and no reasons are wanted). The CLI reads /dev/kmsg; the
+ * daemon, which may not (no CAP_SYSLOG), the journal's kernel transport. */
+typedef KernelLogState (*KernelLogScanFn)(const KernelReason *reasons[_RNG_SOURCE_MAX], KernelBootLog *boot,
+                                          void *userdata);
 
-/* Read everything from /proc, and the kernel log (scan, NULL: /dev/kmsg)
- * only when a source was disabled or hidden (the log can be
- * megabytes on a long-running machine). *ret is filled in any case (a
- * problem is described in the reasons). Returns 0; -errno if /proc/cpuinfo
- * cannot be read, -EBADMSG if it has no "flags" line (the state is then
- * unknown): for the caller to log. The kernel log is never an error. */
-int kernel_state_read(const RngPresence presence[_RNG_SOURCE_MAX], KernelLogScanFn scan, void *userdata,
-                      KernelState *ret);
+/* Read everything from /proc, /sys (below root; NULL: /), and the kernel
+ * log (scan, NULL: /dev/kmsg): its reasons only when a source was
+ * disabled or hidden (the log can be megabytes on a long-running
+ * machine), its boot records (the seeds, the CRNG) unless boot_known
+ * gives them (NULL: read them). *ret is filled in any case (a problem is
+ * described in the reasons). Returns 0; -errno if /proc/cpuinfo cannot be
+ * read, -EBADMSG if it has no "flags" line (the state of the CPU
+ * instructions is then unknown): for the caller to log. The kernel log is
+ * never an error. */
+int kernel_state_read(const RngPresence presence[_RNG_SOURCE_MAX], const char *root, KernelLogScanFn scan,
+                      void *userdata, const KernelBootLog *boot_known, KernelState *ret);

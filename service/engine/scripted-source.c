@@ -2,8 +2,10 @@
 
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "macro.h"
 #include "scripted-source.h"
 #include "time-util.h"
 
@@ -24,6 +26,75 @@ uint64_t splitmix64(uint64_t *state) {
 
 double splitmix64_double(uint64_t *state) {
         return (double) (splitmix64(state) >> 11) * 0x1.0p-53;
+}
+
+static void fill(uint64_t *rng, uint8_t *buf, size_t len) {
+        for (size_t k = 0; k < len; k += 8) {
+                uint64_t v = splitmix64(rng);
+
+                memcpy(buf + k, &v, MIN((size_t) 8, len - k));
+        }
+}
+
+static void sleep_until(uint64_t nsec) {
+        struct timespec ts = { .tv_sec = (time_t) (nsec / 1000000000u), .tv_nsec = (long) (nsec % 1000000000u) };
+
+        (void) clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+static ssize_t device_read(void *userdata, uint8_t *buf, size_t len, uint64_t deadline) {
+        ScriptDevice *d = userdata;
+        uint64_t start = now_nsec();
+        size_t got = 0;
+
+        d->reads++;
+        switch (d->kind) {
+        case SCRIPT_DEVICE_HEALTHY:
+                fill(&d->rng, buf, len);
+                got = len;
+                break;
+        case SCRIPT_DEVICE_STUCK:
+                memset(buf, (int) (d->param & 0xff), len);
+                got = len;
+                break;
+        case SCRIPT_DEVICE_REPEAT:
+                for (; got < len; got += MIN(len - got, (size_t) d->param))
+                        memcpy(buf + got, d->block, MIN(len - got, (size_t) d->param));
+                break;
+        case SCRIPT_DEVICE_SLOW:
+                /* param bytes per second from the start, in steps of 1 ms. */
+                for (;;) {
+                        uint64_t now = now_nsec();
+                        size_t due = (size_t) MIN((double) len, (double) (now - start) * 1e-9 * (double) d->param);
+
+                        if (due > got) {
+                                fill(&d->rng, buf + got, due - got);
+                                got = due;
+                        }
+                        if (got >= len || now >= deadline)
+                                break;
+                        sleep_until(MIN(now + 1000000, deadline));
+                }
+                break;
+        case SCRIPT_DEVICE_SILENT:
+                sleep_until(deadline);
+                break;
+        case SCRIPT_DEVICE_ERROR:
+                return -(ssize_t) d->param;
+        }
+        d->bytes += got;
+        return (ssize_t) got;
+}
+
+void script_device_init(ScriptDevice *d, RngSourceId id, ScriptDeviceKind kind, uint64_t param, uint64_t seed) {
+        *d = (ScriptDevice) {
+                .kind = kind,
+                .param = kind == SCRIPT_DEVICE_REPEAT ? MAX((uint64_t) 1, MIN(param, (uint64_t) sizeof(d->block))) : param,
+                .rng = seed,
+                .source = { .name = "scripted-device", .instruction = id, .width = 64, .read = device_read },
+        };
+        d->source.userdata = d;
+        fill(&d->rng, d->block, sizeof(d->block));
 }
 
 static uint64_t mask(unsigned width) {
@@ -171,7 +242,7 @@ static const RngSource *hook_source(RngSourceId i, unsigned width, unsigned thre
         return &h->scripts[i][rng_width_index(width)].source;
 }
 
-static void make_report(ScriptKind rdseed, double rate, uint64_t param, const bool cpuid[2], bool hidden,
+static void make_report(ScriptKind rdseed, double rate, uint64_t param, const bool cpuid[_RNG_SOURCE_MAX], bool hidden,
                         ProbeReport *ret) {
         static Hook h;
         ProbeParams p;
@@ -193,11 +264,11 @@ static void make_report(ScriptKind rdseed, double rate, uint64_t param, const bo
                 abort();
 }
 
-void script_make_report(ScriptKind rdseed, double rate, uint64_t param, const bool cpuid[2], ProbeReport *ret) {
+void script_make_report(ScriptKind rdseed, double rate, uint64_t param, const bool cpuid[_RNG_SOURCE_MAX], ProbeReport *ret) {
         make_report(rdseed, rate, param, cpuid, false, ret);
 }
 
 void script_make_hidden_report(ScriptKind rdseed, double rate, uint64_t param, ProbeReport *ret) {
-        make_report(rdseed, rate, param, (const bool[2]) { true, false }, true, ret);
+        make_report(rdseed, rate, param, (const bool[_RNG_SOURCE_MAX]) { true, false }, true, ret);
 }
 

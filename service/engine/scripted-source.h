@@ -48,6 +48,28 @@ struct Script {
         RngSource source;
 };
 
+/* A scripted device (RngSource.read): the hwrng shapes. */
+typedef enum ScriptDeviceKind {
+        SCRIPT_DEVICE_HEALTHY, /* uniform bytes, as fast as asked */
+        SCRIPT_DEVICE_STUCK,   /* the byte `param`, always */
+        SCRIPT_DEVICE_REPEAT,  /* a uniform block of `param` bytes (at most 4096), again and again */
+        SCRIPT_DEVICE_SLOW,    /* uniform bytes at `param` bytes per second */
+        SCRIPT_DEVICE_SILENT,  /* nothing, until the deadline */
+        SCRIPT_DEVICE_ERROR,   /* the read fails with -`param` (an errno) */
+} ScriptDeviceKind;
+
+typedef struct ScriptDevice {
+        ScriptDeviceKind kind;
+        uint64_t param;
+        uint64_t rng;
+        uint8_t block[4096];
+        uint64_t reads, bytes; /* reads made, bytes given */
+        RngSource source;
+} ScriptDevice;
+
+/* A device of source id (a device of the table), shaped as kind. */
+void script_device_init(ScriptDevice *d, RngSourceId id, ScriptDeviceKind kind, uint64_t param, uint64_t seed);
+
 uint64_t splitmix64(uint64_t *state);
 /* Uniform double in [0, 1) from splitmix64. */
 double splitmix64_double(uint64_t *state);
@@ -74,6 +96,6 @@ void script_report_clear_timing(ProbeReport *r);
  * param), single-threaded runs of 2048 tries per width, cpuid[] as given
  * (an instruction CPUID lacks raises SIGILL: absent, unsupported), no
  * kernel state. Aborts the test on failure. */
-void script_make_report(ScriptKind rdseed, double rate, uint64_t param, const bool cpuid[2], ProbeReport *ret);
+void script_make_report(ScriptKind rdseed, double rate, uint64_t param, const bool cpuid[_RNG_SOURCE_MAX], ProbeReport *ret);
 /* The same with RDSEED hidden: not in CPUID, yet it executes as given. */
 void script_make_hidden_report(ScriptKind rdseed, double rate, uint64_t param, ProbeReport *ret);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,67 @@
 #include "format-util.h"
 #include "status.h"
 
-static void format_instruction(const ProbeReport *r, RngSourceId i, char *buf, size_t len) {
+/* Appends to buf. */
+static void append(char *buf, size_t len, const char *fmt, ...) _printf_(3, 4);
+static void append(char *buf, size_t len, const char *fmt, ...) {
+        size_t k = strlen(buf);
+        va_list ap;
+
+        if (k >= len)
+                return;
+        va_start(ap, fmt);
+        (void) vsnprintf(buf + k, len - k, fmt, ap);
+        va_end(ap);
+}
+
+/* What the kernel credits of a source that is no CPU instruction, as a
+ * clause: "virtio_rng.0, host-fed, credited 1024/1024" (per 1024 bits). */
+static void format_credit(const KernelCredit *c, char *buf, size_t len) {
+        snprintf(buf, len, "%s%s%s", c->device[0] ? c->device : "", c->device[0] ? ", " : "",
+                 c->host_fed ? "host-fed, " : "");
+        if (!c->known)
+                append(buf, len, "credit unknown");
+        else if (c->credited)
+                append(buf, len, "credited %u/1024", c->quality);
+        else
+                append(buf, len, "not credited");
+}
+
+/* A device or a seed: "D ok (virtio_rng.0, host-fed, credited 1024/1024:
+ * 4.10 kB at 1.20 MB/s)", "S ABSENT", "D host-fed (...) (CONSEQUENCE;
+ * remedy: ...)" (status.h). */
+static void format_other(const ProbeReport *r, RngSourceId i, char *buf, size_t len) {
+        const RngSourceDesc *d = rng_source_desc(i);
+        const ProbeSourceResult *in = &r->instr[i];
+        const ProbeRun *run = probe_source_worst_run(in);
+        const char *consequence = verdict_consequence(i, in->verdict);
+        char credit[256], checks[128], a[16], b[16];
+
+        if (!in->cpuid) {
+                snprintf(buf, len, "%s %s", d->display_name, d->absent);
+                return;
+        }
+        format_credit(&in->kernel.credit, credit, sizeof(credit));
+        snprintf(buf, len, "%s %s (%s", d->display_name, verdict_to_string(in->verdict), credit);
+        if (in->read_error < 0)
+                append(buf, len, "; not read: %s: %s", d->detect.device, strerror(-in->read_error));
+        else if (run && run->delivered == 0)
+                append(buf, len, "; nothing within %" PRIu64 " ms", probe_limits_device_usec(&r->limits) / 1000);
+        else if (run) {
+                append(buf, len, ": %sB at %sB/s", format_si((double) run->bytes, a, sizeof(a)),
+                       format_si(run->bytes_per_sec, b, sizeof(b)));
+                if (run->health.failed) {
+                        health_result_format(&run->health, checks, sizeof(checks));
+                        append(buf, len, ", output check failed (%s)", checks);
+                }
+        }
+        append(buf, len, ")");
+        if (consequence)
+                append(buf, len, " (%s%s%s)", consequence, in->verdict == VERDICT_HOST_FED && d->kernel.remedy ?
+                       "; remedy: " : "", in->verdict == VERDICT_HOST_FED && d->kernel.remedy ? d->kernel.remedy : "");
+}
+
+void status_format_source(const ProbeReport *r, RngSourceId i, char *buf, size_t len) {
         /* "NAME exhausted: 72 % of tries failed, 3.31k values needed >1 try (CONSEQUENCE)": the
          * verdict, its figures, and what the kernel does about it. */
         const ProbeSourceResult *in = &r->instr[i];
@@ -21,8 +82,12 @@ static void format_instruction(const ProbeReport *r, RngSourceId i, char *buf, s
         const ProbeRun *worst = probe_source_worst_run(in);
         const char *consequence = probe_source_consequence(in);
 
+        if (rng_source_desc(i)->kind != RNG_KIND_CPU_INSTRUCTION) {
+                format_other(r, i, buf, len);
+                return;
+        }
         if (!in->executes) {
-                snprintf(buf, len, "%s not supported by this CPU", name);
+                snprintf(buf, len, "%s %s", name, rng_source_desc(i)->absent);
                 return;
         }
         if (s->probed && in->verdict == VERDICT_HIDDEN) {
@@ -86,32 +151,50 @@ static void format_instruction(const ProbeReport *r, RngSourceId i, char *buf, s
         }
 }
 
+void status_format_crng(const KernelBootLog *b, char *buf, size_t len) {
+        if (len == 0)
+                return;
+        buf[0] = '\0';
+        if (!b->read && !b->crng_ready)
+                snprintf(buf, len, "CRNG readiness unknown (kernel log not read)");
+        else if (!b->crng_ready)
+                snprintf(buf, len, "CRNG not ready yet");
+        else
+                snprintf(buf, len, "CRNG ready %" PRIu64 ".%03" PRIu64 " s after the kernel started%s%s%s",
+                         b->crng_ready_usec / 1000000u, b->crng_ready_usec / 1000u % 1000u,
+                         b->crng_stage != KERNEL_CRNG_STAGE_UNKNOWN ? " (" : "",
+                         b->crng_stage != KERNEL_CRNG_STAGE_UNKNOWN ? kernel_crng_stage_describe(b->crng_stage) : "",
+                         b->crng_stage != KERNEL_CRNG_STAGE_UNKNOWN ? ")" : "");
+        if (b->vm_forks > 0)
+                append(buf, len, "; reseeded %" PRIu64 "x for a virtual machine fork", b->vm_forks);
+}
+
 char *status_format_probe(const ProbeReport *r) {
-        char out[1280] = "", part[512], names[256];
+        char out[2048] = "", part[768], names[256], cpu_names[256];
+        unsigned cpu_mask = 0;
         bool any_cpuid = false;
 
-        rng_source_names_join(RNG_SOURCES_ALL, true, "", "/", "/", names, sizeof(names));
-        if (!r->arch_supported) {
-                /* Built without draw code for its sources: say whose. */
-                const char *arch = rng_architecture_to_string(_RNG_SOURCE_MAX > 0 ? rng_source_desc(0)->architecture
-                                                                                  : RNG_ARCHITECTURE_ANY);
-
-                snprintf(out, sizeof(out), "%s: not an %s machine, nothing to check", names, arch);
-                return strdup(out);
-        }
         FOREACH_RNG_SOURCE(i)
-                any_cpuid = any_cpuid || (r->instr[i].selected && r->instr[i].executes);
-        if (!any_cpuid) {
-                snprintf(out, sizeof(out), "no %s on this CPU: nothing to check", names);
-                return strdup(out);
-        }
+                if (rng_source_desc(i)->kind == RNG_KIND_CPU_INSTRUCTION)
+                        cpu_mask |= 1u << i;
+        rng_source_names_join(cpu_mask, true, "", "/", "/", cpu_names, sizeof(cpu_names));
+        rng_source_names_join(RNG_SOURCES_ALL, true, "", "/", "/", names, sizeof(names));
+        FOREACH_RNG_SOURCE(i)
+                any_cpuid = any_cpuid || (r->instr[i].selected && r->instr[i].cpuid);
+        if (!r->arch_supported && cpu_mask) {
+                /* Built without draw code for its instructions: say whose. */
+                const char *arch = rng_architecture_to_string(rng_source_desc(__builtin_ctz(cpu_mask))->architecture);
 
+                snprintf(out, sizeof(out), "%s: not an %s machine, nothing to check", cpu_names, arch);
+        } else if (!any_cpuid)
+                snprintf(out, sizeof(out), "no %s on this machine: nothing to check", names);
         FOREACH_RNG_SOURCE(i) {
                 size_t k = strlen(out);
 
-                if (!r->instr[i].selected)
+                if (!r->instr[i].selected || !any_cpuid ||
+                    (!r->arch_supported && rng_source_desc(i)->kind == RNG_KIND_CPU_INSTRUCTION))
                         continue;
-                format_instruction(r, i, part, sizeof(part));
+                status_format_source(r, i, part, sizeof(part));
                 snprintf(out + k, sizeof(out) - k, "%s%s", k ? "; " : "", part);
         }
         return strdup(out);
@@ -175,11 +258,13 @@ char *status_join(const char *const *fragments, size_t n) {
         return s;
 }
 
-char *status_format_line(const char *fragments, const char *fail_on, const char *cvm, bool reload_failed) {
+char *status_format_line(const char *fragments, const char *fail_on, const char *crng, const char *cvm,
+                         bool reload_failed) {
         char *line;
 
-        if (asprintf(&line, "%s%s%s%s%s%s%s", fail_on ? "FAILED (FailOn=" : "", fail_on ?: "", fail_on ? "): " : "",
-                     fragments ?: "", cvm ? "; confidential VM: " : "", cvm ?: "",
+        if (asprintf(&line, "%s%s%s%s%s%s%s%s%s", fail_on ? "FAILED (FailOn=" : "", fail_on ?: "", fail_on ? "): " : "",
+                     fragments ?: "", crng && crng[0] && fragments && fragments[0] ? "; " : "", crng ?: "",
+                     cvm ? "; confidential VM: " : "", cvm ?: "",
                      reload_failed ? "; configuration error on reload, previous configuration kept "
                                      "(see journalctl -u rng-health)" : "") < 0)
                 return NULL;

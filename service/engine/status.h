@@ -21,9 +21,22 @@
 
 #include "format-util.h"
 
-/* The probe's fragment. Returns a newly allocated string, NULL on
- * allocation failure. */
+/* The probe's fragment: each selected source's words. Returns a newly
+ * allocated string, NULL on allocation failure. */
 char *status_format_probe(const ProbeReport *r);
+
+/* One source's words in the probe's fragment, into buf: "A ok (0 of 36.9k
+ * tries failed)", "D host-fed (virtio_rng.0, host-fed, credited 1024/1024:
+ * 4.10 kB at 1.20 MB/s) (CONSEQUENCE; remedy: ...)", "S ABSENT" (D a
+ * device's display name, S a seed's, ABSENT its descriptor's words). The
+ * events of the sources that are no CPU instruction say the same. */
+void status_format_source(const ProbeReport *r, RngSourceId i, char *buf, size_t len);
+
+/* "CRNG ready 4.310 s after the kernel started (at random_init_early(),
+ * from the CPU's instructions with random.trust_cpu)", "CRNG not ready yet",
+ * "CRNG readiness unknown (kernel log not read)", and "; reseeded 2x for a
+ * virtual machine fork" after it where the log says so. */
+void status_format_crng(const KernelBootLog *b, char *buf, size_t len);
 
 /* What the kernel watch saw of one source. */
 typedef struct StatusKernelSource {
@@ -49,10 +62,12 @@ char *status_format_kernel(const StatusKernelSource s[_RNG_SOURCE_MAX], bool hav
 char *status_join(const char *const *fragments, size_t n);
 
 /* The whole line: the joined fragments, "FAILED (FailOn=FAIL_ON): " before
- * them where fail_on is not NULL (FailOn= matched), "; confidential VM:
- * CVM" after where cvm is not NULL, and the note of a failed reload. Newly
- * allocated, NULL on allocation failure. */
-char *status_format_line(const char *fragments, const char *fail_on, const char *cvm, bool reload_failed);
+ * them where fail_on is not NULL (FailOn= matched), then the CRNG's
+ * readiness (crng: status_format_crng()'s, NULL or "": none), "; confidential
+ * VM: CVM" after where cvm is not NULL, and the note of a failed reload.
+ * Newly allocated, NULL on allocation failure. */
+char *status_format_line(const char *fragments, const char *fail_on, const char *crng, const char *cvm,
+                         bool reload_failed);
 
 /* The lines of the daemon's other states. */
 /* "Probing A/B...": the table's display names, into buf (returned). */

@@ -160,7 +160,7 @@ static void test_read(void) {
 static ErratumObservation obs(RngSourceId i, unsigned width, unsigned failed) {
         return (ErratumObservation) {
                 .instruction = i, .width = width, .broken = failed != 0, .failed = failed,
-                .kernel = { KERNEL_STATE_ENABLED, NULL, NULL, KERNEL_REASON_NONE },
+                .kernel = { .state = KERNEL_STATE_ENABLED },
         };
 }
 
@@ -188,9 +188,7 @@ static void test_match_fixtures(void) {
         CHECK(!errata_match(&zu, &zero32, 1), "zen5 unlisted stepping");
 
         /* Kernel evidence: RDSEED disabled with the Zen5 message. */
-        kern.kernel = (KernelSourceState) { KERNEL_STATE_DISABLED, "zen5-rdseed32",
-                                                 "RDSEED32 is broken. Disabling the corresponding CPUID bit.",
-                                                 KERNEL_REASON_KERNEL_LOG };
+        kern.kernel = (KernelSourceState) { .state = KERNEL_STATE_DISABLED, .reason_id = "zen5-rdseed32", .reason = "RDSEED32 is broken. Disabling the corresponding CPUID bit.", .reason_source = KERNEL_REASON_KERNEL_LOG };
         e = errata_match(&z, &kern, 1);
         CHECK(e && strcmp(e->id, "amd-zen5-rdseed") == 0, "zen5 kernel evidence");
         CHECK(!errata_match(&m, &kern, 1), "kernel evidence on a non-Zen5");
@@ -254,8 +252,7 @@ static void test_every_entry(void) {
                         o = obs(e->instruction == RNG_SOURCE_RDRAND ? RNG_SOURCE_RDSEED : RNG_SOURCE_RDRAND, width, check);
                         CHECK(!errata_match(&cpu, &o, 1), "%s: other instruction", e->id);
                         o = obs(e->instruction, width, check);
-                        o.kernel = (KernelSourceState) { KERNEL_STATE_DISABLED, e->kernel_reason_id, "x",
-                                                              KERNEL_REASON_KERNEL_LOG };
+                        o.kernel = (KernelSourceState) { .state = KERNEL_STATE_DISABLED, .reason_id = e->kernel_reason_id, .reason = "x", .reason_source = KERNEL_REASON_KERNEL_LOG };
                         CHECK(errata_match(&cpu, &o, 1) == e, "%s: kernel evidence", e->id);
                         /* Hidden (CPUID bit cleared) for the same reason: evidence too. */
                         o.kernel.state = KERNEL_STATE_HIDDEN;
@@ -324,12 +321,8 @@ static void test_kernel_hides(void) {
 static void test_hidden_reason(void) {
         CpuId z = parse(S(zen5_old)), cy = parse(S(cyan)), in = parse(S(intel));
         CpuId vm = parse(S("vendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\nstepping\t: 1\n"));
-        const KernelSourceState logged = { KERNEL_STATE_HIDDEN, "zen5-rdseed32",
-                                                "RDSEED32 is broken. Disabling the corresponding CPUID bit.",
-                                                KERNEL_REASON_KERNEL_LOG };
-        const KernelSourceState unknown = { KERNEL_STATE_HIDDEN, "unknown",
-                                                 "not advertised by CPUID, yet it executes (kernel log not readable)",
-                                                 KERNEL_REASON_CPU };
+        const KernelSourceState logged = { .state = KERNEL_STATE_HIDDEN, .reason_id = "zen5-rdseed32", .reason = "RDSEED32 is broken. Disabling the corresponding CPUID bit.", .reason_source = KERNEL_REASON_KERNEL_LOG };
+        const KernelSourceState unknown = { .state = KERNEL_STATE_HIDDEN, .reason_id = "unknown", .reason = "not advertised by CPUID, yet it executes (kernel log not readable)", .reason_source = KERNEL_REASON_CPU };
         ProbeSourceResult *rd;
         static ProbeReport r;
 

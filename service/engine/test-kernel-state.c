@@ -57,7 +57,7 @@ static void test_reason_match(void) {
 }
 
 static void test_cpuinfo(void) {
-        bool f[2];
+        bool f[_RNG_SOURCE_MAX];
 
         CHECK_EQ_INT(kernel_cpuinfo_parse(S("processor\t: 0\nflags\t\t: fpu rdrand sse rdseed adx\n\n"
                                             "processor\t: 1\nflags\t\t: fpu rdrand sse rdseed adx\n"), f), 0);
@@ -107,12 +107,12 @@ static void test_cmdline(void) {
 #define SIGILL_ ((RngPresence) { .cpuid = false, .tried = true, .executes = false })
 
 static void test_build(void) {
-        const RngPresence cpuid_both[2] = { HAS(true), HAS(true) }, cpuid_rdrand[2] = { HAS(true), HAS(false) },
-                          rdseed_hidden[2] = { HAS(true), HIDDEN }, rdseed_sigill[2] = { HAS(true), SIGILL_ };
-        const bool flags_both[2] = { true, true }, flags_rdrand[2] = { true, false }, flags_none[2] = {};
-        const KernelReason *none[2] = {}, *zen5[2] = {};
+        const RngPresence cpuid_both[_RNG_SOURCE_MAX] = { HAS(true), HAS(true) }, cpuid_rdrand[_RNG_SOURCE_MAX] = { HAS(true), HAS(false) },
+                          rdseed_hidden[_RNG_SOURCE_MAX] = { HAS(true), HIDDEN }, rdseed_sigill[_RNG_SOURCE_MAX] = { HAS(true), SIGILL_ };
+        const bool flags_both[_RNG_SOURCE_MAX] = { true, true }, flags_rdrand[_RNG_SOURCE_MAX] = { true, false }, flags_none[_RNG_SOURCE_MAX] = {};
+        const KernelReason *none[_RNG_SOURCE_MAX] = {}, *zen5[_RNG_SOURCE_MAX] = {};
         /* the kernel command line: nothing turned off, or nordrand */
-        const bool on[2] = {}, nordrand[2] = { [RNG_SOURCE_RDRAND] = true };
+        const bool on[_RNG_SOURCE_MAX] = {}, nordrand[_RNG_SOURCE_MAX] = { [RNG_SOURCE_RDRAND] = true };
         KernelState k;
 
         zen5[RNG_SOURCE_RDSEED] = kernel_reason_match(S("RDSEED32 is broken. Disabling the corresponding CPUID bit."));
@@ -169,46 +169,149 @@ static void test_build(void) {
 }
 
 static void test_log_scan(void) {
-        const KernelReason *reasons[2] = {};
+        const KernelReason *reasons[_RNG_SOURCE_MAX] = {};
         char path[] = "/tmp/test-kernel-state-XXXXXX";
         int fd = mkstemp(path);
+        KernelBootLog boot = {};
         static const char log[] = "6,1,2,-;random: crng init done\n"
                                   "4,2,3,-;x86/cpu: RDSEED32 is broken. Disabling the corresponding CPUID bit.\n";
 
-        CHECK(kernel_log_scan("/nonexistent/kmsg", reasons) == KERNEL_LOG_UNREADABLE, "missing file");
+        CHECK(kernel_log_scan("/nonexistent/kmsg", reasons, &boot) == KERNEL_LOG_UNREADABLE, "missing file");
+        CHECK(!boot.read, "nothing read from a missing file");
         CHECK(fd >= 0, "mkstemp");
         if (fd < 0)
                 return;
         CHECK(write(fd, log, sizeof(log) - 1) == (ssize_t) sizeof(log) - 1, "write");
         close(fd);
-        CHECK(kernel_log_scan(path, reasons) == KERNEL_LOG_READ, "regular file");
+        CHECK(kernel_log_scan(path, reasons, &boot) == KERNEL_LOG_READ, "regular file");
         CHECK(reasons[RNG_SOURCE_RDSEED] && strcmp(reasons[RNG_SOURCE_RDSEED]->id, "zen5-rdseed32") == 0, "reason found");
         CHECK(reasons[RNG_SOURCE_RDRAND] == NULL, "no RDRAND reason");
+        /* The same scan fed the boot records, with their timestamps. */
+        CHECK(boot.read && boot.crng_ready, "crng init done seen");
+        CHECK_EQ_U64(boot.crng_ready_usec, 2);
         unlink(path);
 
         /* The real log: readable or not, never an error. */
-        KernelLogState s = kernel_log_scan("/dev/kmsg", reasons);
+        KernelLogState s = kernel_log_scan("/dev/kmsg", reasons, NULL);
         CHECK(s == KERNEL_LOG_READ || s == KERNEL_LOG_UNREADABLE, "/dev/kmsg: %d", s);
 }
 
-static KernelLogState scan_calls(const KernelReason *reasons[2], void *userdata) {
-        (*(unsigned *) userdata)++;
+static KernelLogState scan_calls(const KernelReason *reasons[_RNG_SOURCE_MAX], KernelBootLog *boot, void *userdata) {
+        unsigned *calls = userdata;
+
+        calls[0]++;
+        calls[1] += reasons != NULL;
+        calls[2] += boot != NULL;
         return KERNEL_LOG_READ;
 }
 
+static void test_cmdline_bool(void) {
+        static const char c[] = "root=/dev/sda random.trust_cpu=off quiet random.trust-bootloader=n x=on "
+                                "empty= random.trust_cpu=1 -- random.trust_bootloader=y";
+        char v[16];
+
+        /* The last one counts; '-' and '_' are the same in a name; after "--": init's. */
+        CHECK(kernel_cmdline_bool(c, strlen(c), "random.trust_cpu", false), "trust_cpu=1 last");
+        CHECK(!kernel_cmdline_bool(c, strlen(c), "random.trust_bootloader", true), "trust-bootloader=n");
+        CHECK(kernel_cmdline_bool(c, strlen(c), "x", false), "on");
+        CHECK(!kernel_cmdline_bool(c, strlen(c), "absent", false) && kernel_cmdline_bool(c, strlen(c), "absent", true),
+              "absent: the default");
+        CHECK(kernel_cmdline_bool(c, strlen(c), "empty", true), "no value: the default");
+        CHECK(kernel_cmdline_bool("a=maybe", 7, "a", true) && !kernel_cmdline_bool("a=maybe", 7, "a", false),
+              "not a boolean: the default");
+        CHECK(!kernel_cmdline_bool("a=OFF", 5, "a", true) && kernel_cmdline_bool("a=On", 4, "a", false), "on/off");
+        CHECK(!kernel_cmdline_bool(NULL, 0, "a", false), "NULL");
+        CHECK(kernel_cmdline_value(c, strlen(c), "root", v, sizeof(v)) && strcmp(v, "/dev/sda") == 0, "value");
+        CHECK(kernel_cmdline_value(c, strlen(c), "root", v, 4) && strcmp(v, "/de") == 0, "value cut to the buffer");
+        CHECK(!kernel_cmdline_value(c, strlen(c), "quiet", v, sizeof(v)), "a word without '=' has no value");
+        CHECK(!kernel_cmdline_value(c, strlen(c), "random.trust", v, sizeof(v)), "a prefix is no name");
+}
+
+/* The kernel log's boot records: the lines, verbatim; what made the CRNG
+ * ready by where its line falls; forks counted; /dev/kmsg records. */
+static void test_boot_log(void) {
+        static const char *const cpu[] = { "Linux version 6.12", "efi: ACPI=0x7fb7e000 RNG=0x7f9a6018 ",
+                                           "Kernel command line: root=/dev/sda",
+                                           "Unknown kernel command line parameters \"x\"", "random: crng init done",
+                                           "random: crng reseeded due to virtual machine fork" };
+        KernelBootLog b = {};
+        const char *text;
+        uint64_t usec;
+        size_t len;
+
+        CHECK_EQ_INT(kernel_boot_line_parse("random: crng init done\n", 23), KERNEL_BOOT_LINE_CRNG_READY);
+        CHECK_EQ_INT(kernel_boot_line_parse("random: crng init done.", 23), KERNEL_BOOT_LINE_NONE);
+        CHECK_EQ_INT(kernel_boot_line_parse("xrandom: crng init done", 23), KERNEL_BOOT_LINE_NONE);
+        CHECK_EQ_INT(kernel_boot_line_parse("random: crng init", 17), KERNEL_BOOT_LINE_NONE);
+        CHECK_EQ_INT(kernel_boot_line_parse("efi: RNG=0x1 ", 13), KERNEL_BOOT_LINE_EFI_SEED);
+        CHECK_EQ_INT(kernel_boot_line_parse("efi: (RNG=0x1 unusable) ", 24), KERNEL_BOOT_LINE_NONE);
+        CHECK_EQ_INT(kernel_boot_line_parse("efi: XRNG=0x1", 13), KERNEL_BOOT_LINE_NONE);
+        CHECK_EQ_INT(kernel_boot_line_parse("x efi: RNG=0x1", 14), KERNEL_BOOT_LINE_NONE);
+        CHECK_EQ_INT(kernel_boot_line_parse(NULL, 4), KERNEL_BOOT_LINE_NONE);
+
+        /* random_init_early(): right after the command line (one line of
+         * unknown parameters between them). */
+        for (size_t i = 0; i < ELEMENTSOF(cpu); i++)
+                (void) kernel_boot_log_feed(&b, cpu[i], strlen(cpu[i]), 1000 * i);
+        CHECK(b.read && b.crng_ready && b.crng_ready_usec == 4000 && b.crng_stage == KERNEL_CRNG_STAGE_CPU, "cpu: %s",
+              kernel_crng_stage_to_string(b.crng_stage));
+        CHECK(b.efi_seed && b.vm_forks == 1 && b.last_vm_fork_usec == 5000 && kernel_boot_log_settled(&b), "cpu");
+
+        /* A boot loader's seed: ready before the command line. */
+        b = (KernelBootLog) {};
+        (void) kernel_boot_log_feed(&b, cpu[4], strlen(cpu[4]), 7);
+        CHECK(b.crng_ready && b.crng_stage == KERNEL_CRNG_STAGE_UNKNOWN && !kernel_boot_log_settled(&b), "not yet");
+        (void) kernel_boot_log_feed(&b, cpu[2], strlen(cpu[2]), 9);
+        CHECK(b.crng_stage == KERNEL_CRNG_STAGE_BOOT_SEED && b.crng_ready_usec == 7 && kernel_boot_log_settled(&b),
+              "seed: %s", kernel_crng_stage_to_string(b.crng_stage));
+
+        /* Later, and only the first readiness counts. */
+        b = (KernelBootLog) {};
+        (void) kernel_boot_log_feed(&b, cpu[2], strlen(cpu[2]), 1);
+        for (int i = 0; i < 3; i++)
+                (void) kernel_boot_log_feed(&b, cpu[0], strlen(cpu[0]), 2);
+        (void) kernel_boot_log_feed(&b, cpu[4], strlen(cpu[4]), 4310123);
+        (void) kernel_boot_log_feed(&b, cpu[4], strlen(cpu[4]), 5000000);
+        CHECK(b.crng_stage == KERNEL_CRNG_STAGE_LATER && b.crng_ready_usec == 4310123, "later");
+        /* Not ready: not settled, no stage. */
+        b = (KernelBootLog) {};
+        (void) kernel_boot_log_feed(&b, cpu[2], strlen(cpu[2]), 1);
+        CHECK(!b.crng_ready && b.crng_stage == KERNEL_CRNG_STAGE_UNKNOWN && !kernel_boot_log_settled(&b), "not ready");
+
+        /* /dev/kmsg records. */
+        CHECK(kernel_kmsg_record_parse("5,1234,4310123,-;random: crng init done\n SUBSYSTEM=x\n", 51, &usec, &text,
+                                       &len) == 0 &&
+              usec == 4310123 && len == 22 && memcmp(text, "random: crng init done", 22) == 0, "kmsg");
+        CHECK(kernel_kmsg_record_parse("5,1,2,-,caller=T1;x", 19, &usec, &text, &len) == 0 && usec == 2 && len == 1,
+              "kmsg with more fields");
+        CHECK(kernel_kmsg_record_parse("5,1,2;x", 7, &usec, &text, &len) == -EBADMSG, "three fields");
+        CHECK(kernel_kmsg_record_parse("5,1,,-;x", 8, &usec, &text, &len) == -EBADMSG, "no timestamp");
+        CHECK(kernel_kmsg_record_parse("5,1,2a,-;x", 10, &usec, &text, &len) == -EBADMSG, "not a number");
+        CHECK(kernel_kmsg_record_parse("5,1,99999999999999999999,-;x", 28, &usec, &text, &len) == -EBADMSG, "overflow");
+        CHECK(kernel_kmsg_record_parse("no semicolon", 12, &usec, &text, &len) == -EBADMSG, "no ';'");
+        CHECK(kernel_kmsg_record_parse(NULL, 0, &usec, &text, &len) == -EINVAL, "NULL");
+}
+
 static void test_read_real(void) {
-        RngPresence presence[2] = { HAS(rng_source_advertised(RNG_SOURCE_RDRAND)), HAS(rng_source_advertised(RNG_SOURCE_RDSEED)) };
-        const RngPresence nothing[2] = { HAS(false), HAS(false) };
-        unsigned calls = 0;
+        RngPresence presence[_RNG_SOURCE_MAX] = { HAS(rng_source_advertised(RNG_SOURCE_RDRAND)),
+                                                  HAS(rng_source_advertised(RNG_SOURCE_RDSEED)) };
+        const RngPresence nothing[_RNG_SOURCE_MAX] = {};
+        const KernelBootLog known = { .read = true, .crng_ready = true, .crng_ready_usec = 7 };
+        unsigned calls[3] = {};
         KernelState k;
 
-        /* Nothing executes: nothing disabled or hidden, the log is not read. */
-        CHECK_EQ_INT(kernel_state_read(nothing, scan_calls, &calls, &k), 0);
-        CHECK_EQ_U64(calls, 0);
+        /* Nothing executes and the boot records are known: the log is not read. */
+        CHECK_EQ_INT(kernel_state_read(nothing, NULL, scan_calls, calls, &known, &k), 0);
+        CHECK_EQ_U64(calls[0], 0);
+        CHECK(k.boot.crng_ready && k.boot.crng_ready_usec == 7, "the known boot records kept");
+        /* Not known: read for them alone, no reasons asked for. */
+        CHECK_EQ_INT(kernel_state_read(nothing, NULL, scan_calls, calls, NULL, &k), 0);
+        CHECK(calls[0] == 1 && calls[1] == 0 && calls[2] == 1, "scanned once, for the boot records: %u %u %u",
+              calls[0], calls[1], calls[2]);
 
         /* Reading gives a state whatever the machine; this one's
          * /proc/cpuinfo is readable and has flags. */
-        CHECK_EQ_INT(kernel_state_read(presence, NULL, NULL, &k), 0);
+        CHECK_EQ_INT(kernel_state_read(presence, NULL, NULL, NULL, NULL, &k), 0);
         CHECK(kernel_log_state_to_string(k.log) != NULL, "log state");
         for (int i = 0; i < 2; i++) {
                 CHECK(kernel_state_kind_to_string(k.instr[i].state) != NULL, "state");
@@ -222,6 +325,8 @@ int main(void) {
         test_cmdline();
         test_build();
         test_log_scan();
+        test_cmdline_bool();
+        test_boot_log();
         test_read_real();
         return test_result("test-kernel-state");
 }

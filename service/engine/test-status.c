@@ -18,13 +18,14 @@ static void check_str(char *got, const char *want) {
 }
 
 static void test_line(void) {
-        check_str(status_format_line("A ok", NULL, NULL, false), "A ok");
-        check_str(status_format_line(NULL, NULL, NULL, false), "");
-        check_str(status_format_line("A ok", "broken", NULL, false), "FAILED (FailOn=broken): A ok");
-        check_str(status_format_line("A ok", NULL, "tdx", false), "A ok; confidential VM: tdx");
-        check_str(status_format_line("A ok", "exhausted", "forced", true),
-                  "FAILED (FailOn=exhausted): A ok; confidential VM: forced; configuration error on reload, "
-                  "previous configuration kept (see journalctl -u rng-health)");
+        check_str(status_format_line("A ok", NULL, NULL, NULL, false), "A ok");
+        check_str(status_format_line(NULL, NULL, NULL, NULL, false), "");
+        check_str(status_format_line("A ok", "broken", NULL, NULL, false), "FAILED (FailOn=broken): A ok");
+        check_str(status_format_line("A ok", NULL, NULL, "tdx", false), "A ok; confidential VM: tdx");
+        check_str(status_format_line("A ok", "exhausted", "CRNG ready", "forced", true),
+                  "FAILED (FailOn=exhausted): A ok; CRNG ready; confidential VM: forced; configuration error on "
+                  "reload, previous configuration kept (see journalctl -u rng-health)");
+        check_str(status_format_line("A ok", NULL, "", NULL, false), "A ok");
 }
 
 static void test_join(void) {
@@ -48,9 +49,9 @@ static void test_kernel(void) {
                   "kernel: RDRAND exhausted 4x during rng-health's own probe, RDRAND disabled, RDRAND defective, "
                   "RDSEED exhausted 3x (the kernel seeds from RDRAND instead; 2 of them recorded in the journal "
                   "when the routine interval ends)");
-        char buf[64];
+        char buf[96];
 
-        CHECK(strcmp(status_probing(buf, sizeof(buf)), "Probing RDRAND/RDSEED...") == 0, "%s", buf);
+        CHECK(strcmp(status_probing(buf, sizeof(buf)), "Probing RDRAND/RDSEED/HWRNG/BOOT_SEED...") == 0, "%s", buf);
 #endif
 }
 

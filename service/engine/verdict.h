@@ -15,6 +15,9 @@ typedef enum Verdict {
                               * it), yet it executes: what it does then is information about
                               * the CPU, not the verdict of a source anything relies on */
         VERDICT_OK,          /* no failed try, output checks passed */
+        VERDICT_HOST_FED,    /* a confidential VM's kernel credits this input, and the host
+                              * controls it (an hwrng device the host feeds, a boot loader's
+                              * seed): the kernel credited entropy the host chose */
         VERDICT_DEGRADED,    /* failures seen, but every value came within kernel_retries tries */
         VERDICT_EXHAUSTED,   /* some value needed more: the kernel's retry loop would have failed */
         VERDICT_BROKEN,      /* an output check failed, or nothing was delivered */
@@ -43,6 +46,7 @@ enum {
         EXIT_VERDICT_UNSUPPORTED = 6,
         EXIT_VERDICT_OK = 7,     /* FailOn=ok: a drill of the failure path */
         EXIT_VERDICT_HIDDEN = 8,
+        EXIT_VERDICT_HOST_FED = 9,
 };
 
 /* The one verdict name parser and printer. */

@@ -127,6 +127,56 @@ static int add_packages(EventFields *f, const ProbeReport *r, const ProbeSourceR
         return 0;
 }
 
+/* A source that is no CPU instruction, where it is there: its words in the
+ * status (status_format_source()), and what the kernel credits. */
+static int other_result(EventFields *f, const ProbeReport *r, RngSourceId i, const char *trigger) {
+        const ProbeSourceResult *in = &r->instr[i];
+        const RngSourceDesc *d = rng_source_desc(i);
+        const ProbeRun *run = probe_source_worst_run(in);
+        const KernelCredit *c = &in->kernel.credit;
+        const char *consequence = verdict_consequence(i, in->verdict);
+        char text[1024], checks[128];
+        int k;
+
+        if (!in->cpuid)
+                return -ENODATA;
+        status_format_source(r, i, text, sizeof(text));
+        k = event_add_header(f, RNG_MID_PROBE_RESULT_STR, verdict_priority(i, in->verdict));
+        if (k < 0)
+                return k;
+        EVENT_ADD(f, "MESSAGE=%s", text);
+        EVENT_ADD(f, "RNG_INSTRUCTION=%s", d->display_name);
+        EVENT_ADD(f, "RNG_KIND=%s", rng_source_kind_to_string(d->kind));
+        EVENT_ADD(f, "RNG_VERDICT=%s", verdict_to_string(in->verdict));
+        EVENT_ADD(f, "RNG_SEVERITY=%s", severity_to_string(verdict_severity(i, in->verdict)));
+        if (consequence)
+                EVENT_ADD(f, "RNG_CONSEQUENCE=%s", consequence);
+        if (in->verdict == VERDICT_HOST_FED && d->kernel.remedy)
+                EVENT_ADD(f, "RNG_REMEDY=%s", d->kernel.remedy);
+        if (c->device[0])
+                EVENT_ADD(f, "RNG_DEVICE=%s", c->device);
+        if (c->known) {
+                EVENT_ADD(f, "RNG_CREDITED=%s", c->credited ? "yes" : "no");
+                EVENT_ADD(f, "RNG_CREDIT_QUALITY=%u", c->quality);
+        }
+        EVENT_ADD(f, "RNG_HOST_FED=%s", c->host_fed ? "yes" : "no");
+        EVENT_ADD(f, "RNG_KERNEL_STATE=%s", kernel_state_kind_to_string(in->kernel.state));
+        if (run) {
+                EVENT_ADD(f, "RNG_HARDWARE_VERDICT=%s", verdict_to_string(in->hardware_verdict));
+                EVENT_ADD(f, "RNG_BYTES=%" PRIu64, run->bytes);
+                EVENT_ADD(f, "RNG_BYTES_PER_SEC=%.0f", run->bytes_per_sec);
+                EVENT_ADD(f, "RNG_SAMPLES=%" PRIu64, run->health.samples);
+                EVENT_ADD(f, "RNG_RUN_USEC=%" PRIu64, run->wall_nsec / 1000);
+                if (run->health.failed) {
+                        health_checks_format(run->health.failed, checks, sizeof(checks));
+                        EVENT_ADD(f, "RNG_CHECKS=%s", checks);
+                }
+        }
+        EVENT_ADD(f, "RNG_PROBE_USEC=%" PRIu64, r->wall_nsec / 1000);
+        EVENT_ADD(f, "RNG_TRIGGER=%s", trigger);
+        return event_add_attribution(0, f, r, i);
+}
+
 int event_probe_result(EventFields *f, const ProbeReport *r, RngSourceId i, const char *trigger) {
         const ProbeSourceResult *in = &r->instr[i];
         const ProbeSummary *s = &in->summary; /* summed once by probe_run_all() */
@@ -136,6 +186,8 @@ int event_probe_result(EventFields *f, const ProbeReport *r, RngSourceId i, cons
         char rate[16], worst_rate[16];
         int k;
 
+        if (rng_source_desc(i)->kind != RNG_KIND_CPU_INSTRUCTION)
+                return other_result(f, r, i, trigger);
         if (!worst)
                 return -ENODATA; /* not probed */
 
@@ -217,11 +269,38 @@ int event_output_check(EventFields *f, RngSourceId i, const ProbeRun *run, const
         return 0;
 }
 
+/* A source that is no CPU instruction: absent, or there and not read. */
+static int other_unavailable(EventFields *f, const ProbeSourceResult *in) {
+        const RngSourceDesc *d = rng_source_desc(in->instruction);
+        int k;
+
+        if (in->cpuid && in->read_error == 0)
+                return -ENODATA;
+        k = event_add_header(f, RNG_MID_UNAVAILABLE_STR,
+                             in->cpuid ? LOG_NOTICE : severity_priority(d->absent_severity));
+        if (k < 0)
+                return k;
+        if (in->cpuid)
+                EVENT_ADD(f, "MESSAGE=%s is there (%s), but %s cannot be read: %s; not probed", d->display_name,
+                          in->kernel.credit.device[0] ? in->kernel.credit.device : "device", d->detect.device,
+                          strerror(-in->read_error));
+        else
+                EVENT_ADD(f, "MESSAGE=%s %s: %s", d->display_name, d->absent, in->kernel.reason ?: "not there");
+        EVENT_ADD(f, "RNG_INSTRUCTION=%s", d->display_name);
+        EVENT_ADD(f, "RNG_REASON=%s", in->cpuid ? "unreadable" : "absent");
+        EVENT_ADD(f, "RNG_KERNEL_STATE=%s", kernel_state_kind_to_string(in->kernel.state));
+        if (in->kernel.reason_id)
+                EVENT_ADD(f, "RNG_KERNEL_REASON=%s", in->kernel.reason_id);
+        return 0;
+}
+
 int event_unavailable(EventFields *f, const ProbeSourceResult *in) {
         const char *name = rng_source_display_name(in->instruction);
         bool hidden = !in->cpuid && in->executes;
         int k;
 
+        if (rng_source_desc(in->instruction)->kind != RNG_KIND_CPU_INSTRUCTION)
+                return other_unavailable(f, in);
         if (in->cpuid && in->kernel.state != KERNEL_STATE_DISABLED)
                 return -ENODATA;
         k = event_add_header(f, RNG_MID_UNAVAILABLE_STR, in->cpuid ? LOG_WARNING : LOG_NOTICE);
@@ -233,7 +312,7 @@ int event_unavailable(EventFields *f, const ProbeSourceResult *in) {
                           in->kernel.reason_source == KERNEL_REASON_ERRATA ? ", from the errata table" : "",
                           in->kernel.reason_source == KERNEL_REASON_KERNEL_LOG ? ", the kernel's message" : "");
         else if (!in->cpuid)
-                EVENT_ADD(f, "MESSAGE=%s is not supported by this CPU (%s): nothing to probe", name,
+                EVENT_ADD(f, "MESSAGE=%s is %s (%s): nothing to probe", name, rng_source_desc(in->instruction)->absent,
                           in->kernel.state == KERNEL_STATE_ABSENT ? in->kernel.reason : "not in CPUID");
         else
                 EVENT_ADD(f, "MESSAGE=%s is disabled by the kernel: %s", name, in->kernel.reason ?: "reason unknown");
@@ -257,6 +336,14 @@ static int add_verdict_context(EventFields *f, const VerdictEventInfo *info) {
                                   verdict_to_string(info->instr_verdicts[i]));
         EVENT_ADD(f, "RNG_FAIL_ON=%s", info->fail_on ?: "none");
         EVENT_ADD(f, "RNG_CONFIDENTIAL_VM=%s", info->cvm ?: "none");
+        /* This boot's CRNG, from the kernel log (the probe's). */
+        if (info->boot && info->boot->read) {
+                EVENT_ADD(f, "RNG_CRNG_READY=%s", info->boot->crng_ready ? "yes" : "no");
+                if (info->boot->crng_ready) {
+                        EVENT_ADD(f, "RNG_CRNG_INIT_USEC=%" PRIu64, info->boot->crng_ready_usec);
+                        EVENT_ADD(f, "RNG_CRNG_STAGE=%s", kernel_crng_stage_to_string(info->boot->crng_stage));
+                }
+        }
         if (info->trigger)
                 EVENT_ADD(f, "RNG_TRIGGER=%s", info->trigger);
         return 0;
@@ -335,6 +422,23 @@ int event_policy_failure(EventFields *f, const VerdictEventInfo *info, int exit_
         EVENT_ADD(f, "RNG_FAIL_INSTRUCTION=%s", rng_source_display_name(info->fail_instruction));
         EVENT_ADD(f, "RNG_FAIL_VERDICT=%s", verdict_to_string(info->fail_verdict));
         return add_verdict_context(f, info);
+}
+
+int event_crng_ready(EventFields *f, const KernelBootLog *b) {
+        char text[256];
+        int k;
+
+        if (!b->crng_ready)
+                return -ENODATA;
+        status_format_crng(b, text, sizeof(text));
+        k = event_add_header(f, RNG_MID_CRNG_READY_STR, LOG_INFO);
+        if (k < 0)
+                return k;
+        EVENT_ADD(f, "MESSAGE=%s", text);
+        EVENT_ADD(f, "RNG_CRNG_READY=yes");
+        EVENT_ADD(f, "RNG_CRNG_INIT_USEC=%" PRIu64, b->crng_ready_usec);
+        EVENT_ADD(f, "RNG_CRNG_STAGE=%s", kernel_crng_stage_to_string(b->crng_stage));
+        return 0;
 }
 
 int event_config_invalid(EventFields *f, const char *file, unsigned line, const char *key,

@@ -53,6 +53,17 @@
  *   RNG_EXIT_STATUS, RNG_FAIL_INSTRUCTION, RNG_FAIL_VERDICT
  *                        a policy failure: the exit status, what matched
  *   RNG_CONFIG_FILE, RNG_CONFIG_LINE, RNG_CONFIG_KEY, RNG_CONFIG_ACTION
+ *   RNG_KIND             a source's kind: hwrng-device, boot-seed (the results
+ *                        of sources that are no CPU instruction)
+ *   RNG_DEVICE           which device (rng_current) or which way a seed came
+ *   RNG_CREDITED, RNG_CREDIT_QUALITY  whether the kernel credits it, and how
+ *                        much per 1024 bits
+ *   RNG_HOST_FED         yes: the host controls the input (in a VM)
+ *   RNG_REMEDY           how to stop the kernel crediting it (host-fed)
+ *   RNG_BYTES, RNG_BYTES_PER_SEC, RNG_RUN_USEC  a device's run
+ *   RNG_CRNG_READY, RNG_CRNG_INIT_USEC, RNG_CRNG_STAGE
+ *                        this boot's CRNG (kernel log): ready, when after the
+ *                        kernel started, and what made it so
  * The kernel watch's events (kernel-watch.h):
  *   RNG_KERNEL_EVENT     exhausted, failed, disabled, defective
  *   RNG_COUNT, RNG_MESSAGES                 failures accounted, log lines
@@ -62,7 +73,9 @@
  *   RNG_OWN_PROBE        1: during rng-health's own contention probe
  *   RNG_ROUTINE, RNG_INTERVAL_USEC, RNG_RATE_PER_HOUR
  *                        a routine failure recorded once per interval
- *   RNG_STATE_SERIAL     the flush (kernel-watch-state.h) */
+ *   RNG_STATE_SERIAL     the flush (kernel-watch-state.h)
+ *   RNG_NEW, RNG_KERNEL_USEC  a virtual machine fork: forks since the previous
+ *                        event, the kernel's timestamp of the last */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -119,6 +132,7 @@ typedef struct VerdictEventInfo {
         const Verdict *instr_verdicts; /* [_RNG_SOURCE_MAX] or NULL */
         const char *cvm;               /* "none", "tdx", ... */
         const char *fail_on;           /* FailOn= in effect, fail_on_format()'s; NULL: "none" */
+        const KernelBootLog *boot;     /* this boot's CRNG, from the kernel log; NULL: not known */
         /* A FailOn= match: the instruction and its verdict that matched. */
         RngSourceId fail_instruction;
         Verdict fail_verdict;
@@ -127,6 +141,8 @@ typedef struct VerdictEventInfo {
 /* VERDICT_BOOT if !have_previous, VERDICT_CHANGED otherwise. */
 int event_verdict(EventFields *f, const VerdictEventInfo *info);
 int event_policy_failure(EventFields *f, const VerdictEventInfo *info, int exit_status);
+/* The CRNG became ready after the boot verdict said it was not. */
+int event_crng_ready(EventFields *f, const KernelBootLog *b);
 int event_config_invalid(EventFields *f, const char *file, unsigned line, const char *key,
                          const char *message, const char *action);
 

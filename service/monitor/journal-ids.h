@@ -40,6 +40,14 @@
 /* "<NAME> is defective.": the confidential-computing boot check's panic. */
 #define RNG_MID_KERNEL_DEFECTIVE_STR    "e6f45ebba3664214908f96a4b5d070c3"
 
+/* The kernel reseeded its CRNG for a virtual machine fork ("random: crng
+ * reseeded due to virtual machine fork": vmgenid says this VM is a clone
+ * or a restored snapshot); RNG_COUNT: this boot's, so far. */
+#define RNG_MID_VM_FORK_STR             "504eb1b2351e4f26a462276ba20dfb60"
+/* The CRNG became ready after the boot verdict said it was not
+ * ("random: crng init done"; RNG_CRNG_INIT_USEC). */
+#define RNG_MID_CRNG_READY_STR          "8f33b8d7721d4274b5ad919a2af46d7f"
+
 /* The MESSAGE_ID of a kernel watch event of kind k (kernel-rng-msg.h), for
  * the events and for report: one mapping. */
 static inline const char *rng_kernel_message_id(KernelRngMsgKind k) {

@@ -10,26 +10,35 @@
 #include "kernel-watch-journal.h"
 #include "macro.h"
 
-KernelLogState journal_kernel_log_scan(const KernelReason *reasons[_RNG_SOURCE_MAX], void *userdata) {
+KernelLogState journal_kernel_log_scan(const KernelReason *reasons[_RNG_SOURCE_MAX], KernelBootLog *boot,
+                                       void *userdata) {
         _cleanup_(sd_journal_closep) sd_journal *j = NULL;
-        sd_id128_t boot;
+        sd_id128_t boot_id;
         int r;
 
-        if (sd_id128_get_boot(&boot) < 0 || kernel_watch_journal_open(&j) < 0)
+        if (sd_id128_get_boot(&boot_id) < 0 || kernel_watch_journal_open(&j) < 0)
                 return KERNEL_LOG_UNREADABLE;
-        r = kernel_watch_journal_match_kernel(j, boot);
+        r = kernel_watch_journal_match_kernel(j, boot_id);
         if (r >= 0)
                 r = sd_journal_seek_head(j);
         while (r >= 0 && (r = sd_journal_next(j)) > 0) {
                 const KernelReason *m;
+                const char *text;
                 const void *data;
                 size_t len;
+                uint64_t usec;
 
                 if (sd_journal_get_data(j, "MESSAGE", &data, &len) < 0 || len < strlen("MESSAGE="))
                         continue;
-                m = kernel_reason_match((const char *) data + strlen("MESSAGE="), len - strlen("MESSAGE="));
-                if (m)
+                text = (const char *) data + strlen("MESSAGE=");
+                len -= strlen("MESSAGE=");
+                if (reasons && (m = kernel_reason_match(text, len)))
                         reasons[m->instruction] = m;
+                if (boot && kernel_watch_journal_entry_usec(j, &usec) >= 0) {
+                        (void) kernel_boot_log_feed(boot, text, len, usec);
+                        if (!reasons && kernel_boot_log_settled(boot))
+                                break;
+                }
         }
         return r < 0 ? KERNEL_LOG_UNREADABLE : KERNEL_LOG_READ;
 }

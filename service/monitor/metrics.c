@@ -15,6 +15,10 @@ void metrics_add_probe(Metrics *m, const ProbeReport *r, uint64_t realtime_usec)
         FOREACH_RNG_SOURCE(i) {
                 const ProbeSourceResult *in = &r->instr[i];
 
+                /* Tries and failures are an instruction's (a device's run:
+                 * rng_health_device_bytes_per_second). */
+                if (rng_source_desc(i)->kind != RNG_KIND_CPU_INSTRUCTION)
+                        continue;
                 for (unsigned j = 0; j < in->n_runs && j < ELEMENTSOF(in->runs); j++) {
                         const ProbeRun *run = &in->runs[j];
                         int w = rng_width_index(run->width);
@@ -108,7 +112,9 @@ static void run_gauge(FILE *f, const ProbeReport *p, const char *name, const cha
         FOREACH_RNG_SOURCE(i) {
                 const ProbeSourceResult *in = &p->instr[i];
 
-                if (!in->selected)
+                /* An instruction's runs (a device's run:
+                 * rng_health_device_bytes_per_second). */
+                if (!in->selected || rng_source_desc(i)->kind != RNG_KIND_CPU_INSTRUCTION)
                         continue;
                 for (unsigned j = 0; j < in->n_runs && j < ELEMENTSOF(in->runs); j++) {
                         const ProbeRun *r = &in->runs[j];
@@ -159,7 +165,11 @@ static void format_info(FILE *f, const ProbeReport *p, const MetricsInfo *info) 
 
                 if (!in->selected)
                         continue;
-                snprintf(retries, sizeof(retries), "%" PRIu64, in->kernel_retries);
+                /* A loop's tries are an instruction's. */
+                if (rng_source_desc(i)->kind == RNG_KIND_CPU_INSTRUCTION)
+                        snprintf(retries, sizeof(retries), "%" PRIu64, in->kernel_retries);
+                else
+                        retries[0] = '\0';
                 fputs("rng_health_info{", f);
                 label(f, "instruction", rng_source_name(i), false);
                 label(f, "version", info->version, false);
@@ -176,8 +186,8 @@ static void format_verdicts(FILE *f, const ProbeReport *p, const Verdict *kernel
 
         if (p) {
                 header(f, "verdict", "gauge",
-                       "The last probe's verdict per instruction: 1 for the current one, 0 for the others "
-                       "(ok, degraded, exhausted, broken, hidden, unsupported; see rng-health(8)).");
+                       "The last probe's verdict per source: 1 for the current one, 0 for the others "
+                       "(ok, host-fed, degraded, exhausted, broken, hidden, unsupported; see rng-health(8)).");
                 FOREACH_RNG_SOURCE(i) {
                         if (!p->instr[i].selected)
                                 continue;
@@ -189,6 +199,9 @@ static void format_verdicts(FILE *f, const ProbeReport *p, const Verdict *kernel
                 header(f, "kernel_verdict", "gauge",
                        "The kernel watch's verdict per instruction from the kernel's RNG messages and counters: 1 for the current one, 0 for the others.");
                 FOREACH_RNG_SOURCE(i) {
+                        /* Only what the kernel logs or counts has a kernel verdict. */
+                        if (!rng_source_kernel_logged(i))
+                                continue;
                         snprintf(labels, sizeof(labels), "instruction=\"%s\",", rng_source_name(i));
                         stateset(f, "kernel_verdict", labels, kernel_verdict[i]);
                 }
@@ -256,6 +269,62 @@ static void format_probes(FILE *f, const Metrics *m, const ProbeReport *p) {
                 m->last_probe_realtime_usec / 1000000u, m->last_probe_realtime_usec % 1000000u);
 }
 
+/* What the kernel credits, per source it reads; a device's rate; this
+ * boot's CRNG. */
+static void format_credit(FILE *f, const ProbeReport *p) {
+        header(f, "credit_ratio", "gauge",
+               "How much of each bit of the source the kernel credits to its CRNG until the CRNG is ready "
+               "(an hwrng device's rng_quality/1024; 1 or 0 for the CPU's instructions and a boot loader's seed).");
+        FOREACH_RNG_SOURCE(i) {
+                const ProbeSourceResult *in = &p->instr[i];
+
+                if (in->selected && in->cpuid && in->kernel.credit.known)
+                        fprintf(f, "rng_health_credit_ratio{instruction=\"%s\"} %.6g\n", rng_source_name(i),
+                                in->kernel.credit.quality / 1024.0);
+        }
+        header(f, "host_fed", "gauge",
+               "1 where the host controls the source's input in a VM (an hwrng device the host feeds, a boot "
+               "loader's seed), 0 otherwise; the verdict host-fed where the kernel credits it on a confidential VM.");
+        FOREACH_RNG_SOURCE(i) {
+                const ProbeSourceResult *in = &p->instr[i];
+
+                if (in->selected && in->cpuid && in->kernel.credit.known)
+                        fprintf(f, "rng_health_host_fed{instruction=\"%s\"} %d\n", rng_source_name(i),
+                                in->kernel.credit.host_fed);
+        }
+        header(f, "device_bytes_per_second", "gauge", "The last probe's bytes per second read from a device.");
+        FOREACH_RNG_SOURCE(i) {
+                const ProbeSourceResult *in = &p->instr[i];
+
+                if (in->selected && rng_source_desc(i)->kind == RNG_KIND_HWRNG_DEVICE && in->n_runs > 0)
+                        fprintf(f, "rng_health_device_bytes_per_second{instruction=\"%s\"} %.6g\n",
+                                rng_source_name(i), in->runs[0].bytes_per_sec);
+        }
+}
+
+/* This boot's CRNG, and the kernel watch's count of virtual machine forks. */
+static void format_crng(FILE *f, const MetricsInfo *info) {
+        const KernelBootLog *b = info->crng;
+
+        if (b) {
+                header(f, "crng_ready", "gauge", "1 once this boot's kernel logged \"random: crng init done\", else 0.");
+                fprintf(f, "rng_health_crng_ready %d\n", b->crng_ready);
+        }
+        if (b && b->crng_ready) {
+                header(f, "crng_init_seconds", "gauge",
+                       "Seconds from the kernel's start to \"random: crng init done\" this boot (the kernel log's own "
+                       "timestamp).");
+                fprintf(f, "rng_health_crng_init_seconds %" PRIu64 ".%06" PRIu64 "\n", b->crng_ready_usec / 1000000u,
+                        b->crng_ready_usec % 1000000u);
+        }
+        if (info->vm_forks) {
+                header(f, "vm_forks_total", "counter",
+                       "Times the kernel reseeded its CRNG for a virtual machine fork this boot (vmgenid: a clone, or "
+                       "a restored snapshot).");
+                fprintf(f, "rng_health_vm_forks_total %" PRIu64 "\n", *info->vm_forks);
+        }
+}
+
 static void format_kernel_counters(FILE *f, const KernelCounters *c) {
         header(f, "kernel_retried_total", "counter",
                "Calls of the kernel's retry loop that needed more than one try, since boot (/sys/devices/system/cpu/rng/*_retried).");
@@ -286,8 +355,11 @@ char *metrics_format(const Metrics *m, const MetricsInfo *info) {
         format_verdicts(f, p, info->kernel_verdict);
         header(f, "probes_total", "counter", "Probes made since the daemon started (boot, reload, re-probe).");
         fprintf(f, "rng_health_probes_total %" PRIu64 "\n", m->probes);
-        if (p)
+        if (p) {
                 format_probes(f, m, p);
+                format_credit(f, p);
+        }
+        format_crng(f, info);
         if (info->kernel_counters)
                 format_kernel_counters(f, info->kernel_counters);
         r = ferror(f);

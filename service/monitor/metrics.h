@@ -60,6 +60,8 @@ typedef struct MetricsInfo {
         const ProbeReport *probe;             /* the last probe added; NULL: none */
         const Verdict *kernel_verdict;        /* [_RNG_SOURCE_MAX]; NULL: the kernel watch has not reported */
         const KernelCounters *kernel_counters; /* NULL: the kernel has none (lines omitted) */
+        const KernelBootLog *crng;            /* this boot's CRNG; NULL: not known */
+        const uint64_t *vm_forks;             /* the kernel watch's count; NULL: it has not reported */
 } MetricsInfo;
 
 /* Adds one finished probe's counts (realtime_usec: CLOCK_REALTIME at its

@@ -9,6 +9,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "journal-event.h"
+#include "rng-source.h"
 #include "macro.h"
 #include "monitor.h"
 #include "probe-summary.h"
@@ -49,6 +50,8 @@ static void update_policy(Manager *m) {
         }
         m->fail_on = config_fail_on(&m->config, m->cvm);
         fail_on_format(&m->fail_on, m->fail_on_text, sizeof(m->fail_on_text));
+        if (m->probe)
+                probe_watch_set_cvm(m->probe, m->cvm);
 }
 
 /* "tdx", "sev-snp", ...; "forced" for ConfidentialVM=yes where nothing was
@@ -61,11 +64,34 @@ static const char *cvm_name(const Manager *m) {
         return cvm_to_string(m->cvm_detected);
 }
 
+/* This boot's CRNG as the Manager knows it: the probe's view of the kernel
+ * log (readiness and what made it so), the kernel watch's lines since (a
+ * readiness the probe had not seen yet, the virtual machine forks). */
+static void update_crng(Manager *m) {
+        KernelBootLog c = m->probe_report ? m->probe_report->boot : (KernelBootLog) {};
+
+        if (m->have_kernel_boot) {
+                if (!c.crng_ready && m->kernel_boot.crng_ready) {
+                        c.crng_ready = true;
+                        c.crng_ready_usec = m->kernel_boot.crng_ready_usec;
+                        c.crng_stage = KERNEL_CRNG_STAGE_UNKNOWN;
+                }
+                c.vm_forks = m->kernel_boot.vm_forks;
+                c.last_vm_fork_usec = m->kernel_boot.last_vm_fork_usec;
+                c.read = c.read || m->kernel_boot.read;
+        }
+        m->crng = c;
+}
+
 /* STATUS=: the fragments, with what the Manager knows around them
  * (status.h). */
 static void notify_status(const Manager *m, const char *fragments, bool failing) {
-        _cleanup_free_ char *line = status_format_line(fragments, failing ? m->fail_on_text : NULL,
-                                                       m->cvm ? cvm_name(m) : NULL, m->reload_failed);
+        char crng[256];
+        _cleanup_free_ char *line = NULL;
+
+        status_format_crng(&m->crng, crng, sizeof(crng));
+        line = status_format_line(fragments, failing ? m->fail_on_text : NULL, m->crng.read ? crng : NULL,
+                                  m->cvm ? cvm_name(m) : NULL, m->reload_failed);
 
         if (!line) {
                 log_error("STATUS=: out of memory");
@@ -105,6 +131,8 @@ static void write_metrics(Manager *m) {
                 .probe = m->probe_report,
                 .kernel_verdict = m->kernel_source.reported ? m->kernel_source.instr : NULL,
                 .kernel_counters = m->have_kernel_counters ? &m->kernel_counters : NULL,
+                .crng = m->crng.read ? &m->crng : NULL,
+                .vm_forks = m->have_kernel_boot ? &m->kernel_boot.vm_forks : NULL,
         });
         if (!text) {
                 log_warning("metrics: out of memory");
@@ -155,6 +183,16 @@ static void take_probe_report(Manager *m, ProbeReport *report) {
         m->probe_report = report;
 }
 
+/* The CRNG became ready after the boot verdict said it was not: said once. */
+static void notify_crng_ready(Manager *m) {
+        EventFields f = {};
+
+        if (m->crng_announced || !m->crng.crng_ready || !m->aggregator.announced)
+                return;
+        m->crng_announced = true;
+        (void) event_emit(event_crng_ready(&f, &m->crng), &f, LOG_WARNING, "CRNG ready");
+}
+
 /* A verdict source reported: what its report carries is taken, then the
  * verdict event on a change, STATUS=, and FailOn=. The listener of both
  * sources. */
@@ -171,10 +209,17 @@ static void on_source_report(VerdictSource *source, VerdictReport *report, void 
                 m->have_kernel_counters = report->counters;
                 if (report->counters)
                         m->kernel_counters = *report->counters;
+                if (report->boot) {
+                        m->have_kernel_boot = true;
+                        m->kernel_boot = *report->boot;
+                }
         }
+        update_crng(m);
         note_metrics(m);
-        if (!aggregator_announce(&m->aggregator, &c))
+        if (!aggregator_announce(&m->aggregator, &c)) {
+                notify_crng_ready(m);
                 return;
+        }
         info = (VerdictEventInfo) {
                 .verdict = c.verdict,
                 .severity = c.severity,
@@ -187,9 +232,14 @@ static void on_source_report(VerdictSource *source, VerdictReport *report, void 
                 .have_previous = !c.first,
                 .previous = c.previous,
                 .previous_instr_verdicts = c.previous_instr,
+                .boot = m->crng.read ? &m->crng : NULL,
         };
         if (c.changed)
                 (void) event_emit(event_verdict(&f, &info), &f, LOG_WARNING, "verdict");
+        if (c.first)
+                m->crng_announced = m->crng.crng_ready; /* the boot verdict said it */
+        else
+                notify_crng_ready(m);
 
         /* FailOn= per source: a routine failure alone fails nothing by default. */
         if (fail_on_match(&m->fail_on, c.instr, &info.fail_verdict, &info.fail_instruction)) {
@@ -276,6 +326,28 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
         return 0;
 }
 
+/* The devices the service manager opened for the daemon (OpenFile=, each
+ * named by its source's name: the unit's read grant on that one device),
+ * for the probe to read instead of opening the node it may not open. An fd
+ * of another name is closed. */
+static void take_device_fds(void) {
+        char **names = NULL;
+        int n = sd_listen_fds_with_names(true, &names);
+
+        for (int k = 0; k < n; k++) {
+                int fd = SD_LISTEN_FDS_START + k, id = names ? rng_source_from_name(names[k]) : -EINVAL;
+
+                if (id < 0 || rng_source_use_fd(id, fd) < 0) {
+                        log_warning("An fd named '%s' was passed, which names no device of the table: closed",
+                                    names && names[k] ? names[k] : "");
+                        (void) close(fd);
+                }
+        }
+        for (int k = 0; names && names[k]; k++)
+                free(names[k]);
+        free(names);
+}
+
 int manager_new(const char *root, const ProbeSourceHook *hook, Manager **ret) {
         _cleanup_(manager_freep) Manager *m = NULL;
         ConfigError err;
@@ -308,6 +380,8 @@ int manager_new(const char *root, const ProbeSourceHook *hook, Manager **ret) {
         r = probe_watch_new(m->event, &m->config, m->root, hook, &m->probe_source, &m->probe);
         if (r < 0)
                 return log_error_errno(r, "failed to set up the probe: %m");
+        probe_watch_set_cvm(m->probe, m->cvm);
+        take_device_fds();
         r = sd_event_add_defer(m->event, &m->metrics_write, on_metrics_write, m);
         if (r >= 0)
                 r = sd_event_source_set_enabled(m->metrics_write, SD_EVENT_OFF);

@@ -45,6 +45,10 @@ typedef struct Manager {
         ProbeReport *probe_report; /* the last probe's, taken from the probe watch's report */
         bool have_kernel_counters;
         KernelCounters kernel_counters; /* the kernel watch's last snapshot, from its report */
+        bool have_kernel_boot;
+        KernelBootLog kernel_boot;      /* the kernel watch's CRNG lines, from its report */
+        KernelBootLog crng;             /* this boot's CRNG: the probe's view, and the kernel watch's since */
+        bool crng_announced;            /* an event said the CRNG was ready (the boot verdict, or its own) */
         Metrics metrics;        /* the counts summed over the probes */
         uint64_t own_load[_RNG_SOURCE_MAX]; /* the boot probe's, for the kernel watch to come */
         MetricsFile metrics_file;

@@ -22,10 +22,16 @@ struct ProbeWatch {
         bool unavailable_known[_RNG_SOURCE_MAX];
         bool unavailable_cpuid[_RNG_SOURCE_MAX];
         KernelStateKind unavailable_kernel[_RNG_SOURCE_MAX];
+        int unavailable_error[_RNG_SOURCE_MAX];
         /* The CPU's identity, read once (for the errata): it does not change
          * while the daemon runs, and every probe would re-read /proc/cpuinfo. */
         bool have_cpu;
         CpuId cpu;
+        /* This boot's kernel log on the seeds and the CRNG, kept once it is
+         * settled (the CRNG ready): later probes need not read it again. */
+        bool have_boot;
+        KernelBootLog boot;
+        bool cvm; /* judged as a confidential VM */
 };
 
 static void send_unavailable(ProbeWatch *w, const ProbeReport *report) {
@@ -36,11 +42,12 @@ static void send_unavailable(ProbeWatch *w, const ProbeReport *report) {
                 if (!in->selected)
                         continue;
                 if (w->unavailable_known[i] && w->unavailable_cpuid[i] == in->cpuid &&
-                    w->unavailable_kernel[i] == in->kernel.state)
+                    w->unavailable_kernel[i] == in->kernel.state && w->unavailable_error[i] == in->read_error)
                         continue;
                 w->unavailable_known[i] = true;
                 w->unavailable_cpuid[i] = in->cpuid;
                 w->unavailable_kernel[i] = in->kernel.state;
+                w->unavailable_error[i] = in->read_error;
                 (void) event_emit(event_add_attribution(event_unavailable(&f, in), &f, report, i), &f, LOG_WARNING,
                                   "unavailable");
         }
@@ -78,14 +85,21 @@ static int run_probe(const ProbeWatch *w, ProbeReport *report) {
                 params.cpuid = w->hook.cpuid;
         }
         params.sysfs_root = w->sysfs_root;
+        params.confidential_vm = w->cvm;
         return probe_sequence_run(&params,
                                   &(ProbeSequence) {
                                           .kernel = w->hook.kernel,
                                           .scan = journal_kernel_log_scan,
+                                          .root = w->sysfs_root,
+                                          .boot = w->have_boot ? &w->boot : NULL,
                                           .cpu = w->have_cpu ? &w->cpu : NULL,
                                           .threads_capped = threads_capped,
                                   },
                                   report);
+}
+
+void probe_watch_set_cvm(ProbeWatch *w, bool cvm) {
+        w->cvm = cvm;
 }
 
 static int watch_run(ProbeWatch *w, const char *trigger) {
@@ -102,6 +116,10 @@ static int watch_run(ProbeWatch *w, const char *trigger) {
         if (r < 0) {
                 (void) probe_watch_arm(w);
                 return r;
+        }
+        if (!w->have_boot && kernel_boot_log_settled(&report->boot)) {
+                w->boot = report->boot;
+                w->have_boot = true;
         }
 
         send_unavailable(w, report);

@@ -39,6 +39,8 @@ ProbeWatch *probe_watch_free(ProbeWatch *w);
 int probe_watch_run(ProbeWatch *w, const char *trigger);
 /* Arm (or disarm, for an interval of 0) the re-probe timer. */
 int probe_watch_arm(ProbeWatch *w);
+/* Judge the next probes as on a confidential VM (host-fed verdicts) or not. */
+void probe_watch_set_cvm(ProbeWatch *w, bool cvm);
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(ProbeWatch *, probe_watch_free);
 

@@ -150,7 +150,7 @@ static void test_values(void) {
         write_file("/etc/rng-health/rng-health.conf.d/20.conf", "[Policy]\nFailOn=\n[Probe]\nInstructions=\n");
         CHECK_EQ_INT(load(&c, &e), 0);
         check_fail_on(&c, true, "broken rdrand:exhausted");
-        CHECK_EQ_INT(c.probe.instructions, 3);
+        CHECK_EQ_INT(c.probe.instructions, RNG_SOURCES_ALL);
 
         /* Per instruction: appended, a bare verdict for both. */
         write_file("/etc/rng-health/rng-health.conf.d/25.conf",
@@ -234,7 +234,7 @@ static void test_errors(void) {
                 /* the command line's words (probe.h) */
                 { "[Probe]\nWidths=8\n", 2, "[Probe] Widths=", "invalid width '8' (expected 16, 32, 64 or all)" },
                 { "[Probe]\nInstructions=rdtsc\n", 2, "[Probe] Instructions=",
-                  "invalid instruction 'rdtsc' (expected rdrand, rdseed or all)" },
+                  "invalid instruction 'rdtsc' (expected rdrand, rdseed, hwrng, boot-seed or all)" },
                 /* within 1s to 365d, but finer than a microsecond: said so, not the range */
                 { "[Monitor]\nKernelRoutineIntervalSec=1.0000001s\n", 2, "[Monitor] KernelRoutineIntervalSec=",
                   "invalid interval '1.0000001s' (finer than a microsecond, the smallest step)" },
@@ -494,7 +494,7 @@ static void test_precedence(void) {
         write_file("/etc/rng-health/rng-health.conf.d/30.conf", "[Probe]\nWidths=all\nInstructions=rdseed\nInstructions=all\n");
         CHECK_EQ_INT(load(&c, &e), 0);
         CHECK_EQ_INT(c.probe.widths, 7);
-        CHECK_EQ_INT(c.probe.instructions, 3);
+        CHECK_EQ_INT(c.probe.instructions, RNG_SOURCES_ALL);
 }
 
 /* A file name, an unknown key or section and a value

@@ -9,6 +9,7 @@
 #include "aggregator.h"
 #include "journal-event.h"
 #include "journal-ids.h"
+#include "kernel-watch-event.h"
 #include "format-util.h"
 #include "macro.h"
 #include "probe-summary.h"
@@ -27,7 +28,7 @@ static void test_probe_result(void) {
                 "RNG_TOTAL_FAILURE_RATE", "RNG_TOTAL_RETRY_EXHAUSTED", "RNG_KERNEL_RETRIES", "RNG_PROBE_USEC", "RNG_KERNEL_STATE",
                 "RNG_TRIGGER",
         };
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         ProbeReport r;
         EventFields f = {};
         char buf[32];
@@ -78,7 +79,7 @@ static void test_probe_result(void) {
 }
 
 static void test_exhausted_and_status(void) {
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         _cleanup_free_ char *status = NULL;
         const ProbeSourceResult *in;
         const ProbeRun *worst;
@@ -117,7 +118,7 @@ static void test_exhausted_and_status(void) {
 /* A count of one takes the singular: "1 value needed more than 1 try",
  * never "1 tries" (a stock kernel's RDSEED loop is one try). */
 static void test_plurals(void) {
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         _cleanup_free_ char *status = NULL;
         ProbeReport r;
         EventFields f = {};
@@ -143,14 +144,15 @@ static void test_plurals(void) {
 }
 
 static void test_unsupported(void) {
-        const bool cpuid[2] = { false, false };
+        const bool cpuid[_RNG_SOURCE_MAX] = { false, false };
         _cleanup_free_ char *status = NULL;
         ProbeReport r;
         EventFields f = {};
 
         make_report(SCRIPT_HEALTHY, 0, 0, cpuid, &r);
         status = status_format_probe(&r);
-        CHECK(status && strcmp(status, "no RDRAND/RDSEED on this CPU: nothing to check") == 0, "status: %s", status ?: "(null)");
+        CHECK(status && strcmp(status, "no RDRAND/RDSEED/HWRNG/BOOT_SEED on this machine: nothing to check") == 0,
+              "status: %s", status ?: "(null)");
         CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_RDSEED, "boot"), -ENODATA);
         CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_SOURCE_RDSEED]), 0);
         check_field(&f, "MESSAGE_ID", RNG_MID_UNAVAILABLE_STR);
@@ -161,8 +163,7 @@ static void test_unsupported(void) {
 
         /* kernel-disabled: still probed, and reported */
         r.instr[RNG_SOURCE_RDSEED].cpuid = true;
-        r.instr[RNG_SOURCE_RDSEED].kernel = (KernelSourceState) { KERNEL_STATE_DISABLED, "nordrand", "nordrand on the command line",
-                                                                KERNEL_REASON_CMDLINE };
+        r.instr[RNG_SOURCE_RDSEED].kernel = (KernelSourceState) { .state = KERNEL_STATE_DISABLED, .reason_id = "nordrand", .reason = "nordrand on the command line", .reason_source = KERNEL_REASON_CMDLINE };
         CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_SOURCE_RDSEED]), 0);
         check_field(&f, "RNG_REASON", "kernel");
         check_field(&f, "RNG_KERNEL_STATE", "disabled");
@@ -212,7 +213,7 @@ static void test_hidden(void) {
 }
 
 static void test_output_check(void) {
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         const ProbeRun *run;
         ProbeReport r;
         EventFields f = {};
@@ -242,7 +243,7 @@ static void test_output_check(void) {
 /* Every event of the probe says which CPU, microcode, erratum status and
  * kernel; a probe result also which package and every run's ratio. */
 static void test_attribution(void) {
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         ProbeReport r;
         EventFields f = {};
         ProbeSourceResult *in;
@@ -305,9 +306,10 @@ static void test_attribution(void) {
 }
 
 static void test_verdict_events(void) {
-        const Verdict iv[2] = { VERDICT_OK, VERDICT_EXHAUSTED };
-        const FailOn fo = { .mask = { (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN),
-                                      (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN) } };
+        const Verdict iv[_RNG_SOURCE_MAX] = { VERDICT_OK, VERDICT_EXHAUSTED };
+        const FailOn fo = { .mask = { [RNG_SOURCE_RDRAND] = (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN),
+                                      [RNG_SOURCE_RDSEED] = (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN),
+                                      [RNG_SOURCE_HWRNG] = 1u << VERDICT_BROKEN } };
         char mask[64];
         VerdictEventInfo info = {
                 .verdict = VERDICT_EXHAUSTED,
@@ -351,8 +353,8 @@ static void test_verdict_events(void) {
          * message names the instruction that changed, and the previous
          * per-instruction verdicts travel as fields. */
         {
-                const Verdict before[2] = { VERDICT_OK, VERDICT_EXHAUSTED };
-                const Verdict after[2] = { VERDICT_EXHAUSTED, VERDICT_EXHAUSTED };
+                const Verdict before[_RNG_SOURCE_MAX] = { VERDICT_OK, VERDICT_EXHAUSTED };
+                const Verdict after[_RNG_SOURCE_MAX] = { VERDICT_EXHAUSTED, VERDICT_EXHAUSTED };
                 VerdictEventInfo same = info;
 
                 same.previous = VERDICT_EXHAUSTED;
@@ -397,11 +399,17 @@ static void test_priorities_and_formats(void) {
         /* What the kernel does about it decides: a failed RDSEED is routine
          * (it falls back to RDRAND), a failed RDRAND is not, and values that
          * pass for random are the worst either way. */
-        for (RngSourceId i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE(i) {
                 CHECK_EQ_INT(verdict_priority(i, VERDICT_OK), LOG_INFO);
                 CHECK_EQ_INT(verdict_priority(i, VERDICT_UNSUPPORTED), LOG_INFO);
-                CHECK_EQ_INT(verdict_priority(i, VERDICT_HIDDEN), LOG_NOTICE);
-                CHECK_EQ_INT(verdict_priority(i, VERDICT_BROKEN), LOG_ERR);
+                if (rng_source_verdicts(i) & (1u << VERDICT_HIDDEN))
+                        CHECK_EQ_INT(verdict_priority(i, VERDICT_HIDDEN), LOG_NOTICE);
+                if (rng_source_verdicts(i) & (1u << VERDICT_BROKEN))
+                        CHECK_EQ_INT(verdict_priority(i, VERDICT_BROKEN), LOG_ERR);
+                /* The kernel credits what the host chose: warning, on a
+                 * confidential VM (the only place it is a verdict). */
+                if (rng_source_verdicts(i) & (1u << VERDICT_HOST_FED))
+                        CHECK_EQ_INT(verdict_priority(i, VERDICT_HOST_FED), LOG_WARNING);
         }
         CHECK_EQ_INT(verdict_priority(RNG_SOURCE_RDSEED, VERDICT_EXHAUSTED), LOG_NOTICE);
         CHECK_EQ_INT(verdict_priority(RNG_SOURCE_RDSEED, VERDICT_DEGRADED), LOG_NOTICE);
@@ -420,6 +428,7 @@ static void test_priorities_and_formats(void) {
         CHECK_EQ_INT(verdict_exit_status(VERDICT_UNSUPPORTED), 6);
         CHECK_EQ_INT(verdict_exit_status(VERDICT_OK), 7);
         CHECK_EQ_INT(verdict_exit_status(VERDICT_HIDDEN), 8);
+        CHECK_EQ_INT(verdict_exit_status(VERDICT_HOST_FED), 9);
         CHECK_EQ_INT(verdict_exit_code(VERDICT_EXHAUSTED), 3);
         CHECK_EQ_INT(verdict_exit_code(VERDICT_BROKEN), 4);
         for (Verdict v = VERDICT_UNSUPPORTED; v <= VERDICT_DEGRADED; v++)
@@ -436,8 +445,8 @@ static void test_priorities_and_formats(void) {
         fail_on_format(&fo, buf, sizeof(buf));
         CHECK(strcmp(buf, "broken rdrand:exhausted") == 0, "%s", buf);
         {
-                Verdict v, xeon[2] = { VERDICT_OK, VERDICT_EXHAUSTED }, rdrand[2] = { VERDICT_EXHAUSTED, VERDICT_OK },
-                           zen5[2] = { VERDICT_OK, VERDICT_BROKEN };
+                Verdict v, xeon[_RNG_SOURCE_MAX] = { VERDICT_OK, VERDICT_EXHAUSTED }, rdrand[_RNG_SOURCE_MAX] = { VERDICT_EXHAUSTED, VERDICT_OK },
+                           zen5[_RNG_SOURCE_MAX] = { VERDICT_OK, VERDICT_BROKEN };
                 RngSourceId i;
 
                 CHECK(!fail_on_match(&fo, xeon, &v, &i), "the Xeon shape fails a confidential VM");
@@ -465,8 +474,7 @@ static void test_fields_overflow(void) {
         event_fields_done(&f);
 }
 
-#define V(a, b) ((const Verdict[]) { VERDICT_##a, VERDICT_##b })
-
+#define V(a, b) ((const Verdict[_RNG_SOURCE_MAX]) { VERDICT_##a, VERDICT_##b })
 /* A listener that records what it heard, with the aggregate at that time. */
 typedef struct Heard {
         unsigned calls;
@@ -518,7 +526,7 @@ static void test_aggregator(void) {
         CHECK_EQ_INT(verdict_source_report(&kernel, V(OK, OK), "", "kernel"), 0);
         s2 = aggregator_status(&a);
         CHECK(s2 && strcmp(s2, "RDRAND ok again") == 0, "status: %s", s2);
-        CHECK_EQ_INT(verdict_source_report(&kernel, ((const Verdict[]) { VERDICT_OK, _VERDICT_MAX }), "", "kernel"), -EINVAL);
+        CHECK_EQ_INT(verdict_source_report(&kernel, ((const Verdict[_RNG_SOURCE_MAX]) { VERDICT_OK, _VERDICT_MAX }), "", "kernel"), -EINVAL);
         /* Per instruction: RDRAND exhausted while RDSEED stays exhausted is a
          * change, although the worst verdict stays the same. */
         CHECK_EQ_INT(verdict_source_report(&probe, V(OK, EXHAUSTED), "RDSEED exhausted", "reprobe"), 0);
@@ -564,7 +572,7 @@ static void test_aggregator(void) {
 
 /* Plurals: "1 run", not "1 runs". */
 static void test_one_run(void) {
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         ProbeReport r;
         EventFields f = {};
 
@@ -579,8 +587,100 @@ static void test_one_run(void) {
         event_fields_done(&f);
 }
 
+/* The hwrng device's and the boot seed's results, the host-fed verdict's
+ * remedy, a virtual machine fork, the CRNG's readiness. */
+static void test_other_sources(void) {
+        static ProbeReport r;
+        ProbeSourceResult *hw = &r.instr[RNG_SOURCE_HWRNG], *seed = &r.instr[RNG_SOURCE_BOOT_SEED];
+        const KernelBootLog b = { .read = true, .crng_ready = true, .crng_ready_usec = 4310123,
+                                  .crng_stage = KERNEL_CRNG_STAGE_CPU, .vm_forks = 1 };
+        EventFields f = {};
+
+        r = (ProbeReport) { .wall_nsec = 21000000 };
+        *hw = (ProbeSourceResult) {
+                .instruction = RNG_SOURCE_HWRNG, .selected = true, .cpuid = true, .executes = true,
+                .verdict = VERDICT_HOST_FED, .hardware_verdict = VERDICT_OK,
+                .kernel = { .state = KERNEL_STATE_ENABLED,
+                            .credit = { .known = true, .credited = true, .host_fed = true, .quality = 1024,
+                                        .device = "virtio_rng.0" } },
+        };
+        hw->runs[0] = (ProbeRun) { .instruction = RNG_SOURCE_HWRNG, .width = 64, .bytes = 208, .attempts = 26,
+                                   .delivered = 26, .bytes_per_sec = 10240, .wall_nsec = 20300000,
+                                   .health = { .samples = 26 } };
+        hw->n_runs = 1;
+        probe_source_summarize(hw);
+        *seed = (ProbeSourceResult) { .instruction = RNG_SOURCE_BOOT_SEED, .selected = true,
+                                      .verdict = VERDICT_UNSUPPORTED };
+
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_HWRNG, "boot"), 0);
+        check_field(&f, "MESSAGE_ID", RNG_MID_PROBE_RESULT_STR);
+        check_field(&f, "PRIORITY", "4");
+        check_field(&f, "RNG_INSTRUCTION", "HWRNG");
+        check_field(&f, "RNG_KIND", "hwrng-device");
+        check_field(&f, "RNG_VERDICT", "host-fed");
+        check_field(&f, "RNG_SEVERITY", "warning");
+        check_field(&f, "RNG_CONSEQUENCE", "the kernel credited entropy the host chose");
+        check_field(&f, "RNG_DEVICE", "virtio_rng.0");
+        check_field(&f, "RNG_CREDITED", "yes");
+        check_field(&f, "RNG_CREDIT_QUALITY", "1024");
+        check_field(&f, "RNG_HOST_FED", "yes");
+        check_field(&f, "RNG_BYTES", "208");
+        check_field(&f, "RNG_BYTES_PER_SEC", "10240");
+        check_field(&f, "RNG_RUN_USEC", "20300");
+        CHECK(strstr(get(&f, "RNG_REMEDY"), "rng_core.default_quality=0"), "remedy: %s", get(&f, "RNG_REMEDY"));
+        CHECK(strstr(get(&f, "MESSAGE"), "HWRNG host-fed (virtio_rng.0, host-fed, credited 1024/1024: 208B at 10.2kB/s)"),
+              "MESSAGE=%s", get(&f, "MESSAGE"));
+        event_fields_done(&f);
+        /* A seed not there: no result, an unavailable event at info. */
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_BOOT_SEED, "boot"), -ENODATA);
+        CHECK_EQ_INT(event_unavailable(&f, seed), 0);
+        check_field(&f, "PRIORITY", "6");
+        check_field(&f, "RNG_REASON", "absent");
+        event_fields_done(&f);
+        /* A device there that cannot be read: notice, once. */
+        hw->read_error = -EACCES;
+        CHECK_EQ_INT(event_unavailable(&f, hw), 0);
+        check_field(&f, "PRIORITY", "5");
+        check_field(&f, "RNG_REASON", "unreadable");
+        event_fields_done(&f);
+        hw->read_error = 0;
+        CHECK_EQ_INT(event_unavailable(&f, hw), -ENODATA);
+
+        CHECK_EQ_INT(event_vm_fork(&f, 3, 2, 7250000), 0);
+        check_field(&f, "MESSAGE_ID", RNG_MID_VM_FORK_STR);
+        check_field(&f, "PRIORITY", "5");
+        check_field(&f, "RNG_COUNT", "3");
+        check_field(&f, "RNG_NEW", "2");
+        check_field(&f, "RNG_KERNEL_USEC", "7250000");
+        CHECK(strstr(get(&f, "MESSAGE"), "2 times") && strstr(get(&f, "MESSAGE"), "7.250 s"), "MESSAGE=%s",
+              get(&f, "MESSAGE"));
+        event_fields_done(&f);
+
+        CHECK_EQ_INT(event_crng_ready(&f, &b), 0);
+        check_field(&f, "MESSAGE_ID", RNG_MID_CRNG_READY_STR);
+        check_field(&f, "RNG_CRNG_INIT_USEC", "4310123");
+        check_field(&f, "RNG_CRNG_STAGE", "cpu");
+        CHECK(strstr(get(&f, "MESSAGE"), "CRNG ready 4.310 s after the kernel started") &&
+              strstr(get(&f, "MESSAGE"), "reseeded 1x for a virtual machine fork"), "MESSAGE=%s", get(&f, "MESSAGE"));
+        event_fields_done(&f);
+        CHECK_EQ_INT(event_crng_ready(&f, &(KernelBootLog) { .read = true }), -ENODATA);
+
+        /* The boot verdict carries the CRNG. */
+        CHECK_EQ_INT(event_verdict(&f, &(VerdictEventInfo) { .verdict = VERDICT_OK, .boot = &b }), 0);
+        check_field(&f, "RNG_CRNG_READY", "yes");
+        check_field(&f, "RNG_CRNG_INIT_USEC", "4310123");
+        check_field(&f, "RNG_CRNG_STAGE", "cpu");
+        event_fields_done(&f);
+        CHECK_EQ_INT(event_verdict(&f, &(VerdictEventInfo) { .verdict = VERDICT_OK,
+                                                             .boot = &(KernelBootLog) { .read = true } }), 0);
+        check_field(&f, "RNG_CRNG_READY", "no");
+        CHECK(!event_fields_get(&f, "RNG_CRNG_INIT_USEC"), "a time where not ready");
+        event_fields_done(&f);
+}
+
 int main(void) {
         test_hidden();
+        test_other_sources();
         test_probe_result();
         test_one_run();
         test_exhausted_and_status();

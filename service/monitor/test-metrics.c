@@ -67,6 +67,22 @@ static void make_report(ProbeReport *r) {
                 c->contended = false;
                 c->window.overlap = 0.4;
         }
+        /* The hwrng device, read once; the boot seed, absent. */
+        r->instr[RNG_SOURCE_HWRNG] = (ProbeSourceResult) {
+                .instruction = RNG_SOURCE_HWRNG, .selected = true, .cpuid = true, .executes = true,
+                .verdict = VERDICT_HOST_FED,
+                .kernel = { .state = KERNEL_STATE_ENABLED,
+                            .credit = { .known = true, .credited = true, .host_fed = true, .quality = 512,
+                                        .device = "virtio_rng.0" } },
+        };
+        r->instr[RNG_SOURCE_HWRNG].runs[0] = (ProbeRun) { .instruction = RNG_SOURCE_HWRNG, .width = 64,
+                                                         .mode = PROBE_SINGLE, .threads = 1, .bytes = 208,
+                                                         .attempts = 26, .delivered = 26, .bytes_per_sec = 10240 };
+        r->instr[RNG_SOURCE_HWRNG].n_runs = 1;
+        r->instr[RNG_SOURCE_BOOT_SEED] = (ProbeSourceResult) {
+                .instruction = RNG_SOURCE_BOOT_SEED, .selected = true, .verdict = VERDICT_UNSUPPORTED,
+                .kernel = { .state = KERNEL_STATE_ABSENT, .credit = { .known = true } },
+        };
         r->verdict = VERDICT_EXHAUSTED;
 }
 
@@ -129,6 +145,8 @@ static void test_empty(void) {
 static char *two_probes(void) {
         _cleanup_free_ ProbeReport *r = malloc(sizeof(*r));
         KernelCounters c = { .retried = { 5, 7 }, .exhausted = { 0, 3 } };
+        static const KernelBootLog crng = { .read = true, .crng_ready = true, .crng_ready_usec = 4310123 };
+        static const uint64_t forks = 2;
         Metrics m = {};
 
         if (!r)
@@ -141,8 +159,10 @@ static char *two_probes(void) {
                 .version = "0.1.0",
                 .confidential_vm = "tdx",
                 .probe = r, /* the last probe's report */
-                .kernel_verdict = (const Verdict[]) { VERDICT_OK, VERDICT_DEGRADED },
+                .kernel_verdict = (const Verdict[_RNG_SOURCE_MAX]) { VERDICT_OK, VERDICT_DEGRADED },
                 .kernel_counters = &c,
+                .crng = &crng,
+                .vm_forks = &forks,
         });
 }
 
@@ -200,6 +220,25 @@ static void test_probes(const char *out) {
                      "cpu_microcode=\"\",erratum_status=\"unknown\",erratum=\"\"} 1\n");
         /* no package known: no package label */
         CHECK_LACKS(t, "package=");
+        /* The device and the seed: verdicts, no tries, no kernel verdict;
+         * what the kernel credits and whether the host feeds it. */
+        CHECK_HAS(t, "rng_health_verdict{instruction=\"hwrng\",verdict=\"host-fed\"} 1\n");
+        CHECK_HAS(t, "rng_health_verdict{instruction=\"boot-seed\",verdict=\"unsupported\"} 1\n");
+        CHECK_LACKS(t, "rng_health_kernel_verdict{instruction=\"hwrng\"");
+        CHECK_LACKS(t, "rng_health_probe_tries_total{instruction=\"hwrng\"");
+        CHECK_LACKS(t, "rng_health_probe_failure_ratio{instruction=\"hwrng\"");
+        CHECK_HAS(t, "rng_health_credit_ratio{instruction=\"hwrng\"} 0.5\n");
+        CHECK_HAS(t, "rng_health_host_fed{instruction=\"hwrng\"} 1\n");
+        CHECK_LACKS(t, "rng_health_credit_ratio{instruction=\"boot-seed\"");
+        CHECK_HAS(t, "rng_health_device_bytes_per_second{instruction=\"hwrng\"} 10240\n");
+        CHECK_HAS(t, "rng_health_info{instruction=\"hwrng\",version=\"0.1.0\",kernel_retries=\"\","
+                     "confidential_vm=\"tdx\",cpu_vendor=\"\",cpu_family=\"\",cpu_model=\"\",cpu_stepping=\"\","
+                     "cpu_microcode=\"\",erratum_status=\"unknown\",erratum=\"\"} 1\n");
+        /* This boot's CRNG, and the forks the kernel watch counted. */
+        CHECK_HAS(t, "rng_health_crng_ready 1\n");
+        CHECK_HAS(t, "rng_health_crng_init_seconds 4.310123\n");
+        CHECK_HAS(t, "# TYPE rng_health_vm_forks_total counter\n");
+        CHECK_HAS(t, "rng_health_vm_forks_total 2\n");
 
         if (out) {
                 FILE *f = fopen(out, "we");

@@ -40,6 +40,9 @@ typedef struct VerdictReport {
         /* The kernel watch's counter snapshot, valid during the call; NULL
          * where the kernel has no counters (and from the probe watch). */
         const KernelCounters *counters;
+        /* The kernel watch's CRNG lines of this boot (ready, virtual machine
+         * forks), valid during the call; NULL from the probe watch. */
+        const KernelBootLog *boot;
 } VerdictReport;
 
 typedef void (*VerdictSourceListener)(VerdictSource *s, VerdictReport *report, void *userdata);

@@ -20,8 +20,18 @@
  *                     "RDSEED32 is broken" and cleared RDSEED's CPUID bit;
  *                     the instruction still executes and 95 % of its tries
  *                     fail (independent); RDRAND healthy.
- *   zen3              AMD Zen3: both instructions healthy. */
+ *   zen3              AMD Zen3: both instructions healthy.
+ *
+ * The hwrng device (both instructions healthy, the kernel's current device
+ * virtio_rng.0 credited in full, as on this project's build machines and
+ * in the image's VM; its CRNG ready at 4.310 s, from the CPU):
+ *   hwrng-stuck       every byte 0x5a
+ *   hwrng-repeat      one block of 256 random bytes, again and again
+ *   hwrng-slow        random bytes at 10 kB/s, as this build machine's
+ *                     virtio-rng delivers them
+ *   hwrng-healthy     random bytes, as fast as asked */
 
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +50,10 @@ typedef enum Shape {
         SHAPE_RDRAND_EXHAUSTED,
         SHAPE_ZEN5_HIDDEN,
         SHAPE_ZEN3,
+        SHAPE_HWRNG_STUCK,
+        SHAPE_HWRNG_REPEAT,
+        SHAPE_HWRNG_SLOW,
+        SHAPE_HWRNG_HEALTHY,
         _SHAPE_MAX,
 } Shape;
 
@@ -49,6 +63,10 @@ static const char *const shape_names[_SHAPE_MAX] = {
         [SHAPE_RDRAND_EXHAUSTED] = "rdrand-exhausted",
         [SHAPE_ZEN5_HIDDEN] = "zen5-hidden",
         [SHAPE_ZEN3] = "zen3",
+        [SHAPE_HWRNG_STUCK] = "hwrng-stuck",
+        [SHAPE_HWRNG_REPEAT] = "hwrng-repeat",
+        [SHAPE_HWRNG_SLOW] = "hwrng-slow",
+        [SHAPE_HWRNG_HEALTHY] = "hwrng-healthy",
 };
 
 typedef struct Contended {
@@ -58,6 +76,7 @@ typedef struct Contended {
 } Contended;
 
 static Shape shape;
+static ScriptDevice device;
 static Script scripts[_RNG_SOURCE_MAX][RNG_N_WIDTHS][MAX_THREADS];
 static Contended contended[RNG_N_WIDTHS][MAX_THREADS];
 /* When each thread last drew from a shaped RDSEED (CLOCK_MONOTONIC ns). */
@@ -88,6 +107,8 @@ static const RngSource *shaped_source(RngSourceId i, unsigned width, unsigned th
         uint64_t seed = 1000003u * (unsigned) i + 1009u * (unsigned) w + thread;
         Script *s;
 
+        if (i == RNG_SOURCE_HWRNG)
+                return &device.source;
         if (w < 0 || thread >= MAX_THREADS)
                 return NULL;
         if (shape == SHAPE_XEON && i == RNG_SOURCE_RDSEED) {
@@ -119,22 +140,45 @@ int main(int argc, char *argv[]) {
         /* The kernel of such a machine: both enabled, a stock kernel's loops
          * (RDRAND 10 tries, RDSEED one). */
         static const KernelState kernel = {
-                .instr = { { KERNEL_STATE_ENABLED, NULL, NULL, KERNEL_REASON_NONE },
-                           { KERNEL_STATE_ENABLED, NULL, NULL, KERNEL_REASON_NONE } },
+                .instr = { { .state = KERNEL_STATE_ENABLED },
+                           { .state = KERNEL_STATE_ENABLED } },
                 .log = KERNEL_LOG_NOT_NEEDED,
         };
         /* Zen5's: RDSEED hidden, with the kernel's own line as the reason
          * (as kernel_state_build() makes it from the kernel log). */
         static const KernelState kernel_hidden = {
-                .instr = { { KERNEL_STATE_ENABLED, NULL, NULL, KERNEL_REASON_NONE },
-                           { KERNEL_STATE_HIDDEN, "zen5-rdseed32",
-                             "RDSEED32 is broken. Disabling the corresponding CPUID bit.", KERNEL_REASON_KERNEL_LOG } },
+                .instr = { { .state = KERNEL_STATE_ENABLED },
+                           { .state = KERNEL_STATE_HIDDEN, .reason_id = "zen5-rdseed32",
+                             .reason = "RDSEED32 is broken. Disabling the corresponding CPUID bit.",
+                             .reason_source = KERNEL_REASON_KERNEL_LOG } },
                 .log = KERNEL_LOG_READ,
+        };
+        /* With the hwrng device: virtio_rng.0, credited in full, fed by
+         * the host; no boot loader's seed; the CRNG ready from the CPU. */
+        static const bool cpuid_hwrng[_RNG_SOURCE_MAX] = {
+                [RNG_SOURCE_RDRAND] = true, [RNG_SOURCE_RDSEED] = true, [RNG_SOURCE_HWRNG] = true };
+        static const KernelState kernel_hwrng = {
+                .instr = {
+                        [RNG_SOURCE_RDRAND] = { .state = KERNEL_STATE_ENABLED },
+                        [RNG_SOURCE_RDSEED] = { .state = KERNEL_STATE_ENABLED },
+                        [RNG_SOURCE_HWRNG] = { .state = KERNEL_STATE_ENABLED,
+                                               .credit = { .known = true, .credited = true, .host_fed = true,
+                                                           .quality = 1024, .device = "virtio_rng.0",
+                                                           .available = "virtio_rng.0 none",
+                                                           .why = "rng_quality, until the CRNG is ready" } },
+                        [RNG_SOURCE_BOOT_SEED] = { .state = KERNEL_STATE_ABSENT, .reason_id = "none",
+                                                   .reason = "no seed from the boot loader",
+                                                   .credit = { .known = true, .why = "none passed" } },
+                },
+                .log = KERNEL_LOG_NOT_NEEDED,
+                .boot = { .read = true, .cmdline_seen = true, .crng_ready = true, .crng_ready_usec = 4310123,
+                          .crng_stage = KERNEL_CRNG_STAGE_CPU },
         };
         ProbeSourceHook hook = { .source = shaped_source, .cpuid = cpuid, .kernel = &kernel };
 
         if (argc < 3 || strcmp(argv[2], "monitor") != 0) {
-                fprintf(stderr, "usage: rng-health-shaped xeon|zen5-zeros|rdrand-exhausted|zen5-hidden|zen3 monitor [OPTIONS]\n");
+                fprintf(stderr, "usage: rng-health-shaped xeon|zen5-zeros|rdrand-exhausted|zen5-hidden|zen3|"
+                        "hwrng-stuck|hwrng-repeat|hwrng-slow|hwrng-healthy monitor [OPTIONS]\n");
                 return EXIT_MONITOR_USAGE;
         }
         for (shape = 0; shape < _SHAPE_MAX; shape++)
@@ -148,5 +192,23 @@ int main(int argc, char *argv[]) {
                 hook.cpuid = cpuid_hidden;
                 hook.kernel = &kernel_hidden;
         }
+        if (shape >= SHAPE_HWRNG_STUCK) {
+                static const struct {
+                        ScriptDeviceKind kind;
+                        uint64_t param;
+                } dev[] = {
+                        [SHAPE_HWRNG_STUCK - SHAPE_HWRNG_STUCK] = { SCRIPT_DEVICE_STUCK, 0x5a },
+                        [SHAPE_HWRNG_REPEAT - SHAPE_HWRNG_STUCK] = { SCRIPT_DEVICE_REPEAT, 256 },
+                        [SHAPE_HWRNG_SLOW - SHAPE_HWRNG_STUCK] = { SCRIPT_DEVICE_SLOW, 10240 },
+                        [SHAPE_HWRNG_HEALTHY - SHAPE_HWRNG_STUCK] = { SCRIPT_DEVICE_HEALTHY, 0 },
+                };
+
+                script_device_init(&device, RNG_SOURCE_HWRNG, dev[shape - SHAPE_HWRNG_STUCK].kind,
+                                   dev[shape - SHAPE_HWRNG_STUCK].param, 4242);
+                hook.cpuid = cpuid_hwrng;
+                hook.kernel = &kernel_hwrng;
+        } else
+                /* The other shapes have no device: never read. */
+                script_device_init(&device, RNG_SOURCE_HWRNG, SCRIPT_DEVICE_ERROR, ENODEV, 1);
         return verb_monitor_hooked(argc - 2, argv + 2, &hook);
 }

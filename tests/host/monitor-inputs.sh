@@ -6,21 +6,9 @@
 # once, named with a one-line reason: at start exit 78 within a second; on
 # a reload the previous configuration is kept; the state is ignored; and
 # SIGTERM ends the daemon (exit 0) within two seconds after either.
-set -uo pipefail
-rh=$1
-tmp=$(mktemp -d)
-pid=
-cleanup() {
-	[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; [ -f "$tmp/err" ] && sed 's/^/  stderr: /' "$tmp/err"; exit 1; }
+. "$(dirname "$0")/monitor-lib.sh"
 ms() { echo $(($(date +%s%N) / 1000000)); }
-dropins=$tmp/root/etc/rng-health/rng-health.conf.d
-mkdir -p "$dropins" "$tmp/state"
-# A short probe: this is about inputs, not the CPU.
-printf '[Probe]\nWidths=64\nThreads=1\nMaxAttempts=64\nMinAttempts=1\n[Metrics]\nPath=\n' >"$dropins/10-short.conf"
+short_probe_root
 
 # Waits up to $2 seconds for $1 (a fixed string) in the daemon's stderr.
 wait_err() {

@@ -5,24 +5,12 @@
 # with a one-line reason that names the file, or taken as documented
 # (rng-health.conf(5), rng-health(8)). A short probe: this is about inputs,
 # not the CPU.
-set -uo pipefail
-rh=$1
-tmp=$(mktemp -d)
-pid=
-cleanup() {
-	[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; [ -f "$tmp/err" ] && sed 's/^/  stderr: /' "$tmp/err"; exit 1; }
-root=$tmp/root
-dropins=$root/etc/rng-health/rng-health.conf.d
+. "$(dirname "$0")/monitor-lib.sh"
 
 # A fresh root with only the short probe's drop-in.
 reset_root() {
 	rm -rf "$root" "$tmp/state"
-	mkdir -p "$dropins" "$tmp/state"
-	printf '[Probe]\nWidths=64\nThreads=1\nMaxAttempts=64\nMinAttempts=1\n[Metrics]\nPath=\n' >"$dropins/10-short.conf"
+	short_probe_root
 }
 
 # Runs the daemon once to its end: at start it either exits (a bad

@@ -24,9 +24,12 @@ void probe_report_name_errata(ProbeReport *r, const CpuId *cpu) {
                 if (in->kernel.state == KERNEL_STATE_HIDDEN && in->kernel.reason_source != KERNEL_REASON_KERNEL_LOG) {
                         const Erratum *e = errata_kernel_hides(cpu, i, NULL);
 
-                        if (e)
-                                in->kernel = (KernelSourceState) { KERNEL_STATE_HIDDEN, e->kernel_reason_id,
-                                                                        e->kernel_action, KERNEL_REASON_ERRATA };
+                        if (e) {
+                                in->kernel.state = KERNEL_STATE_HIDDEN;
+                                in->kernel.reason_id = e->kernel_reason_id;
+                                in->kernel.reason = e->kernel_action;
+                                in->kernel.reason_source = KERNEL_REASON_ERRATA;
+                        }
                 }
                 for (unsigned j = 0; j < in->n_runs; j++)
                         obs[n++] = (ErratumObservation) {

@@ -44,6 +44,14 @@ _Static_assert(PROBE_MAX_ATTEMPTS_MAX == UINT64_C(4294967296), "probe_max_attemp
 const char probe_kernel_retries_expect[] = "a number of tries from 1 to 1000";
 _Static_assert(PROBE_KERNEL_RETRIES_MAX == 1000, "probe_kernel_retries_expect[] names the bound");
 
+uint64_t probe_limits_device_usec(const ProbeLimits *l) {
+        return MAX(l->device_budget_usec ?: PROBE_DEVICE_BUDGET_USEC, l->budget_usec);
+}
+
+uint64_t probe_limits_device_bytes(const ProbeLimits *l) {
+        return l->device_max_bytes ?: PROBE_DEVICE_MAX_BYTES;
+}
+
 ProbeLimits probe_limits_effective(const ProbeLimits *l) {
         ProbeLimits e = *l;
 

@@ -17,11 +17,22 @@ static void prepare(ProbeParams *p, const ProbeSequence *s, RngPresence presence
         if (s->kernel)
                 *kernel = *s->kernel;
         else {
-                r = kernel_state_read(presence, s->scan, s->scan_userdata, kernel);
+                r = kernel_state_read(presence, s->root, s->scan, s->scan_userdata, s->boot, kernel);
                 if (r < 0) /* the state says unknown: go on */
                         log_error_errno(r, r == -EBADMSG ? "/proc/cpuinfo has no \"flags\" line, kernel state unknown"
                                                          : "Failed to read /proc/cpuinfo: %m");
         }
+        /* A device or a seed is there where the kernel says so (a test's
+         * hook says it itself). */
+        if (!p->cpuid)
+                FOREACH_RNG_SOURCE(i) {
+                        RngSourceKind kind = rng_source_desc(i)->kind;
+
+                        if (kind == RNG_KIND_CPU_INSTRUCTION)
+                                continue;
+                        presence[i].cpuid = kernel->instr[i].state == KERNEL_STATE_ENABLED;
+                        presence[i].executes = presence[i].cpuid && kind == RNG_KIND_HWRNG_DEVICE;
+                }
         p->presence = presence;
         p->kernel_counters = true;
 }

@@ -4,7 +4,8 @@
 /* The probe as the program runs it, one sequence for `rng-health probe`
  * and the daemon alike: detect the sources (probe_detect()), read the
  * kernel's view of them (kernel_state_read(); an unreadable
- * /proc/cpuinfo is logged here and the probe goes on), run with the
+ * /proc/cpuinfo is logged here and the probe goes on; a source that is no
+ * CPU instruction is there where the kernel's view says so), run with the
  * kernel's counters read around the contention runs (again on every
  * usable CPU if more threads were asked for than there are), name
  * the errata the result matches, and note the kernel's release (uname). */
@@ -15,10 +16,14 @@
 
 typedef struct ProbeSequence {
         /* The kernel's view to judge by; NULL: read it, with scan (NULL:
-         * /dev/kmsg) for the kernel log. */
+         * /dev/kmsg) for the kernel log, and /sys below root (NULL: /). */
         const KernelState *kernel;
         KernelLogScanFn scan;
         void *scan_userdata;
+        const char *root;
+        /* This boot's kernel log records on the seeds and the CRNG, where
+         * the caller knows them already (NULL: read them). */
+        const KernelBootLog *boot;
         /* The CPU's identity, for the errata; NULL: unknown, no erratum
          * named (a probe run; a sweep names none). */
         const CpuId *cpu;

@@ -40,6 +40,12 @@ void probe_detect(const ProbeParams *p, RngPresence ret[_RNG_SOURCE_MAX]) {
         FOREACH_RNG_SOURCE(i) {
                 const RngSource *src;
 
+                if (rng_source_desc(i)->kind != RNG_KIND_CPU_INSTRUCTION) {
+                        /* There or not: the kernel's view says (or the test's hook). */
+                        ret[i] = (RngPresence) { .cpuid = p->cpuid && p->cpuid[i] };
+                        ret[i].executes = ret[i].cpuid && rng_source_desc(i)->kind == RNG_KIND_HWRNG_DEVICE;
+                        continue;
+                }
                 ret[i] = (RngPresence) { .cpuid = p->cpuid ? p->cpuid[i] : rng_source_advertised(i) };
                 /* Without draw code nothing is executed: only scripted sources. */
                 if (!rng_arch_supported() && !p->source)
@@ -87,8 +93,8 @@ static void init_instruction(const ProbeParams *p, const KernelState *kernel, co
                 .cpuid = presence->cpuid,
                 .executes = presence->executes,
                 .kernel = kernel ? kernel->instr[i]
-                                 : (KernelSourceState) { KERNEL_STATE_UNKNOWN, "not-read", "unknown (not read)",
-                                                              KERNEL_REASON_NONE },
+                                 : (KernelSourceState) { .state = KERNEL_STATE_UNKNOWN, .reason_id = "not-read",
+                                                         .reason = "unknown (not read)" },
                 .verdict = VERDICT_UNSUPPORTED,
                 .hardware_verdict = VERDICT_UNSUPPORTED,
         };
@@ -186,6 +192,8 @@ static int report_init(RunAll *a, const KernelState *kernel, ProbeReport *ret) {
                 .health = p->health,
                 .verdict_params = p->verdict,
                 .verdict = VERDICT_UNSUPPORTED,
+                .confidential_vm = p->confidential_vm,
+                .boot = kernel ? kernel->boot : (KernelBootLog) {},
         };
         r = probe_cpus_discover(p->threads, &ret->cpus);
         if (r < 0)
@@ -208,7 +216,8 @@ static int report_init(RunAll *a, const KernelState *kernel, ProbeReport *ret) {
 
                 init_instruction(p, kernel, &presence[i], i, in);
                 if (in->selected && in->executes)
-                        a->total += __builtin_popcount(p->widths & d->widths) *
+                        a->total += d->kind == RNG_KIND_HWRNG_DEVICE ? 1 :
+                                    __builtin_popcount(p->widths & d->widths) *
                                     (1 + (d->contention ? a->n_groups : 0));
         }
         return 0;
@@ -267,6 +276,41 @@ static int run_width(RunAll *a, ProbeReport *report, ProbeSourceResult *in, cons
         return 0;
 }
 
+/* A device's one run; a device that cannot be read is not probed (its
+ * error kept), which fails nothing else. */
+static int run_device(RunAll *a, ProbeSourceResult *in) {
+        const ProbeParams *p = a->p;
+        const RngSource *src = a->source(in->instruction, 64, 0, p->source_userdata);
+        int r;
+
+        if (!src || !src->read)
+                return -EOPNOTSUPP;
+        announce(p, in->instruction, 64, PROBE_SINGLE, 1, a->index++, a->total);
+        r = probe_run_device(src, &p->limits, &p->health, &in->runs[in->n_runs]);
+        if (r == -ENOMEM || r == -EINVAL)
+                return r;
+        if (r < 0) {
+                in->read_error = r;
+                return 0;
+        }
+        return add_run(in, 0);
+}
+
+/* The verdict of a source that is no CPU instruction: its run's (a device),
+ * or whether it is there (a seed, a device not read); then, on a
+ * confidential VM, host-fed where the host controls it and the kernel
+ * credits it. */
+static Verdict other_verdict(const ProbeParams *p, const ProbeSourceResult *in) {
+        const KernelCredit *c = &in->kernel.credit;
+        Verdict v = in->n_runs > 0 ? in->hardware_verdict
+                    : in->cpuid && rng_source_desc(in->instruction)->kind == RNG_KIND_BOOT_SEED ? VERDICT_OK
+                                                                                               : VERDICT_UNSUPPORTED;
+
+        if (p->confidential_vm && in->cpuid && c->known && c->credited && c->host_fed)
+                v = verdict_worst(v, VERDICT_HOST_FED);
+        return v;
+}
+
 int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *ret) {
         _cleanup_(run_all_done) RunAll a = { .p = p, .source = params_source(p) };
         uint64_t t0 = now_nsec();
@@ -280,11 +324,23 @@ int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *
                 return r;
 
         FOREACH_RNG_SOURCE(i) {
+                const RngSourceDesc *d = rng_source_desc(i);
                 ProbeSourceResult *in = &ret->instr[i];
-                unsigned widths = p->widths & rng_source_desc(i)->widths;
+                unsigned widths = p->widths & d->widths;
                 VerdictParams vp = p->verdict;
 
-                if (!in->selected || !in->executes)
+                if (!in->selected)
+                        continue;
+                if (d->kind != RNG_KIND_CPU_INSTRUCTION) {
+                        if (d->kind == RNG_KIND_HWRNG_DEVICE && in->executes) {
+                                r = run_device(&a, in);
+                                if (r < 0)
+                                        return r;
+                        }
+                        in->verdict = other_verdict(p, in);
+                        continue;
+                }
+                if (!in->executes)
                         continue;
                 vp.kernel_retries = in->kernel_retries;
                 for (int w = 0; w < RNG_N_WIDTHS; w++) {

@@ -61,9 +61,24 @@ typedef struct ProbeLimits {
         uint64_t budget_usec;  /* per run; 0: no time budget */
         uint64_t max_attempts; /* per thread per run; 0: no cap */
         uint64_t min_attempts; /* per thread per run, even past the time budget */
+        /* A device's one run (probe_run_device()): at most this long (or
+         * budget_usec where that is longer), and at most this many bytes;
+         * 0: PROBE_DEVICE_BUDGET_USEC and PROBE_DEVICE_MAX_BYTES. Whatever
+         * the device does, the run ends within the budget (and a few
+         * milliseconds). */
+        uint64_t device_budget_usec;
+        uint64_t device_max_bytes;
 } ProbeLimits;
 
+#define PROBE_DEVICE_BUDGET_USEC 20000
+#define PROBE_DEVICE_MAX_BYTES 4096
+
 #define PROBE_LIMITS_DEFAULT ((ProbeLimits) { .budget_usec = 2000, .max_attempts = 4096, .min_attempts = 1024 })
+
+/* A device run's time budget under l: the longer of its own and a run's. */
+uint64_t probe_limits_device_usec(const ProbeLimits *l);
+/* A device run's bytes at most under l. */
+uint64_t probe_limits_device_bytes(const ProbeLimits *l);
 
 /* The limits a run keeps, and what a report shows: min_attempts never
  * above a cap (--count 1 makes 1 try, not 1024). */
@@ -130,6 +145,8 @@ typedef struct ProbeRun {
         bool have_kernel_counters;
         KernelCounters kernel_before, kernel_after;
 
+        uint64_t bytes;                          /* a device run: bytes read (values are 8 of them) */
+
         uint64_t latency_samples;                /* tries timed with the TSC */
         uint64_t latency_median, latency_p99;    /* TSC cycles per try */
 
@@ -156,6 +173,9 @@ typedef struct ProbeParams {
          * contention run. */
         bool kernel_counters;
         const char *sysfs_root;
+        /* A confidential VM: a source the host controls and the kernel
+         * credits has the verdict host-fed. */
+        bool confidential_vm;
 
         /* Test hooks. NULL: hardware sources and the real CPUID. */
         ProbeSourceFn source;
@@ -204,8 +224,9 @@ typedef struct ProbeSummary {
 typedef struct ProbeSourceResult {
         RngSourceId instruction;
         bool selected;
-        bool cpuid;
-        bool executes;  /* CPUID, or the guarded try ran: its runs were made */
+        bool cpuid;     /* a CPU instruction: CPUID advertises it; another source: it is there */
+        bool executes;  /* CPUID, or the guarded try ran, or the device is there: its runs were made */
+        int read_error; /* a device that is there could not be read: -errno (0: none) */
         KernelSourceState kernel;
         /* The instruction's verdict: its worst run's; hidden for one CPUID
          * does not advertise (nothing that checks CPUID relies on it). */
@@ -262,6 +283,10 @@ typedef struct ProbeReport {
         bool have_cpu;   /* cpu is known (probe_report_name_errata()) */
         CpuId cpu;
         char kernel_release[65]; /* uname -r (probe_sequence_run()); "" unknown */
+        bool confidential_vm; /* judged as one (ProbeParams.confidential_vm) */
+        /* This boot's kernel log on the CRNG and the seeds (boot.read: it
+         * was read). */
+        KernelBootLog boot;
 } ProbeReport;
 
 /* The contention runs' groups of CPUs: one per package of ProbeCpus with
@@ -295,10 +320,18 @@ int probe_run_contention(const RngSource *const *srcs, const int *cpus, unsigned
                          const ProbeLimits *limits, const HealthParams *health,
                          const VerdictParams *vp, ProbeRun *ret);
 
+/* One run of a device (src->read): at most probe_limits_device_usec() and
+ * device_max_bytes, its bytes checked as 64-bit values; the rate in bytes
+ * and values per second. ok, broken (an output check failed) or degraded
+ * (not one value within the budget). -errno where the device could not be
+ * read at all. */
+int probe_run_device(const RngSource *src, const ProbeLimits *limits, const HealthParams *health, ProbeRun *ret);
+
 /* CPUID for each instruction (p->cpuid replaces it), and for each one CPUID
  * does not advertise, one try of p's source for it (thread 0, the first
  * selected width) under a SIGILL guard: hidden or absent. Off x86-64
- * nothing is tried. */
+ * nothing is tried. A source that is no instruction is there as p->cpuid
+ * says (NULL: not yet, the kernel's view tells: probe-sequence.h). */
 void probe_detect(const ProbeParams *p, RngPresence ret[_RNG_SOURCE_MAX]);
 
 /* Everything: per selected instruction that executes (probe_detect(), or

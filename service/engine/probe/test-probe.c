@@ -361,7 +361,7 @@ static const RngSource *hook_source(RngSourceId i, unsigned width, unsigned thre
 }
 
 static void test_run_all(void) {
-        const bool cpuid[2] = { true, false };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, false };
         ProbeParams p;
         ProbeReport rep;
         Hook h = {};
@@ -410,7 +410,7 @@ static void test_run_all(void) {
         /* Hidden and RDRAND absent: the probe's verdict is hidden. */
         for (int w = 0; w < 3; w++)
                 script_init(&h.scripts[0][w], SCRIPT_SIGILL, rng_widths[w], 0, 0, 0, w);
-        p.cpuid = (const bool[2]) { false, false };
+        p.cpuid = (const bool[_RNG_SOURCE_MAX]) { false, false };
         CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
         p.cpuid = cpuid;
         CHECK_EQ_INT(rep.instr[0].verdict, VERDICT_UNSUPPORTED);
@@ -457,7 +457,7 @@ static const RngSource *thread_source(RngSourceId i, unsigned width, unsigned th
 }
 
 static void test_run_all_contention(void) {
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         ProbeParams p;
         ProbeReport rep;
         static ThreadHook h;
@@ -660,7 +660,7 @@ static void test_power(void) {
 static void test_hardware(void) {
         ProbeLimits l = count_limits(1000);
 
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE_OF_KIND(i, RNG_KIND_CPU_INSTRUCTION) {
                 if (!rng_source_advertised(i))
                         continue;
                 for (unsigned w = 16; w <= 64; w *= 2) {
@@ -692,7 +692,7 @@ static const RngSource *bursts_source(RngSourceId i, unsigned width, unsigned th
  * per value exhaust a stock kernel's single RDSEED try but not the retry
  * series' 10, and never RDRAND's 10; KernelRetries= overrides both. */
 static void test_kernel_relative(void) {
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         KernelState stock = {}, series = { .retry_series = true };
         ProbeParams p;
         ProbeReport r;
@@ -730,7 +730,7 @@ static void test_kernel_relative(void) {
         /* The override applies to both instructions. */
         p.verdict.kernel_retries = 3;
         CHECK_EQ_INT(probe_run_all(&p, &series, &r), 0);
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE_OF_KIND(i, RNG_KIND_CPU_INSTRUCTION) {
                 CHECK_EQ_U64(r.instr[i].kernel_retries, 3);
                 CHECK_EQ_INT(r.instr[i].kernel_retries_source, KERNEL_RETRIES_OVERRIDE);
                 CHECK_EQ_INT(r.instr[i].verdict, VERDICT_EXHAUSTED);
@@ -774,7 +774,7 @@ static void test_guard(void) {
 
         /* The real instructions: whatever CPUID says, the guarded try never
          * crashes, and one CPUID advertises executes. */
-        for (int i = 0; i < _RNG_SOURCE_MAX; i++) {
+        FOREACH_RNG_SOURCE_OF_KIND(i, RNG_KIND_CPU_INSTRUCTION) {
                 int r = rng_source_executes(rng_source_hardware(i, 64));
 
                 CHECK(r == 0 || r == 1, "hardware %d: %d", i, r);
@@ -1029,7 +1029,7 @@ static const RngSource *sweep_source(RngSourceId i, unsigned width, unsigned thr
 }
 
 static void test_sweep(void) {
-        const bool cpuid[2] = { false, false };
+        const bool cpuid[_RNG_SOURCE_MAX] = { false, false };
         ProbeSweepReport *rep = malloc(sizeof(*rep));
         ProbeParams p;
 
@@ -1069,7 +1069,7 @@ static void test_sweep(void) {
  * package (5): each contention run says so; in two packages: no
  * contention run (each package has one CPU), and a sweep of one point. */
 static void test_run_all_packages(void) {
-        const bool cpuid[2] = { true, true };
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
         ProbeSweepReport *sw = malloc(sizeof(*sw));
         int cpus[2];
         ProbeParams p;
@@ -1147,6 +1147,128 @@ static int two_cpus(void) {
         return test_result("test-probe two-cpus");
 }
 
+/* A device's run: the shapes of the hwrng device through a scripted device,
+ * bounded by its budget and its bytes whatever the device does. */
+static void test_device(void) {
+        const ProbeLimits def = PROBE_LIMITS_DEFAULT;
+        ScriptDevice d;
+        ProbeRun r;
+
+        CHECK_EQ_U64(probe_limits_device_usec(&def), 20000);
+        CHECK_EQ_U64(probe_limits_device_bytes(&def), 4096);
+        CHECK_EQ_U64(probe_limits_device_usec(&(ProbeLimits) { .budget_usec = 1000000 }), 1000000);
+
+        script_device_init(&d, RNG_SOURCE_HWRNG, SCRIPT_DEVICE_HEALTHY, 0, 1);
+        CHECK_EQ_INT(probe_run_device(&d.source, &def, &hp, &r), 0);
+        CHECK(r.verdict == VERDICT_OK && r.bytes == 4096 && r.delivered == 512 && r.attempts == 512 &&
+              r.failures == 0 && r.health.samples == 512, "healthy: %s, %" PRIu64 " bytes",
+              verdict_to_string(r.verdict), r.bytes);
+        CHECK(r.width == 64 && r.mode == PROBE_SINGLE && r.threads == 1 && r.instruction == RNG_SOURCE_HWRNG, "run");
+
+        script_device_init(&d, RNG_SOURCE_HWRNG, SCRIPT_DEVICE_STUCK, 0x5a, 1);
+        CHECK_EQ_INT(probe_run_device(&d.source, &def, &hp, &r), 0);
+        CHECK(r.verdict == VERDICT_BROKEN && (r.health.failed & HEALTH_RCT), "stuck: %s", verdict_to_string(r.verdict));
+
+        /* A repeating block passes the RCT (no two equal values in a row)
+         * and fails the APT. */
+        script_device_init(&d, RNG_SOURCE_HWRNG, SCRIPT_DEVICE_REPEAT, 256, 1);
+        CHECK_EQ_INT(probe_run_device(&d.source, &def, &hp, &r), 0);
+        CHECK(r.verdict == VERDICT_BROKEN && (r.health.failed & HEALTH_APT) && !(r.health.failed & HEALTH_RCT),
+              "repeat: checks 0x%x", r.health.failed);
+        /* A block longer than what is read is no repetition. */
+        script_device_init(&d, RNG_SOURCE_HWRNG, SCRIPT_DEVICE_REPEAT, 4096, 1);
+        CHECK_EQ_INT(probe_run_device(&d.source, &def, &hp, &r), 0);
+        CHECK(r.verdict == VERDICT_OK, "a block of 4096: %s", verdict_to_string(r.verdict));
+
+        /* 10 kB/s: what the budget allows, at its rate. */
+        script_device_init(&d, RNG_SOURCE_HWRNG, SCRIPT_DEVICE_SLOW, 10240, 1);
+        CHECK_EQ_INT(probe_run_device(&d.source, &def, &hp, &r), 0);
+        CHECK(r.verdict == VERDICT_OK && r.bytes > 0 && r.bytes < 4096, "slow: %s, %" PRIu64 " bytes",
+              verdict_to_string(r.verdict), r.bytes);
+        CHECK(r.wall_nsec >= 20000000ull && r.bytes_per_sec > 5000 && r.bytes_per_sec < 12000,
+              "slow: %" PRIu64 " ns, %.0f bytes/s", r.wall_nsec, r.bytes_per_sec);
+
+        /* Nothing within the budget: degraded, not broken. */
+        script_device_init(&d, RNG_SOURCE_HWRNG, SCRIPT_DEVICE_SILENT, 0, 1);
+        CHECK_EQ_INT(probe_run_device(&d.source, &(ProbeLimits) { .device_budget_usec = 5000 }, &hp, &r), 0);
+        CHECK(r.verdict == VERDICT_DEGRADED && r.bytes == 0 && r.delivered == 0, "silent: %s",
+              verdict_to_string(r.verdict));
+
+        script_device_init(&d, RNG_SOURCE_HWRNG, SCRIPT_DEVICE_ERROR, EACCES, 1);
+        CHECK_EQ_INT(probe_run_device(&d.source, &def, &hp, &r), -EACCES);
+        CHECK_EQ_INT(probe_run_device(NULL, &def, &hp, &r), -EINVAL);
+}
+
+/* probe_run_all with a device and a seed: the device's run, and host-fed
+ * only on a confidential VM where the kernel credits what the host feeds;
+ * a device that cannot be read is not probed and fails nothing else. */
+static ScriptDevice run_all_device;
+static Script run_all_scripts[_RNG_SOURCE_MAX][RNG_N_WIDTHS];
+
+static const RngSource *device_hook(RngSourceId i, unsigned width, unsigned thread, void *u) {
+        if (i == RNG_SOURCE_HWRNG)
+                return &run_all_device.source;
+        return &run_all_scripts[i][rng_width_index(width)].source;
+}
+
+static void test_run_all_device(void) {
+        const bool cpuid[_RNG_SOURCE_MAX] = { [RNG_SOURCE_HWRNG] = true, [RNG_SOURCE_BOOT_SEED] = true };
+        KernelState kernel = {};
+        ProbeParams p;
+        ProbeReport r;
+
+        FOREACH_RNG_SOURCE(i)
+                for (int w = 0; w < RNG_N_WIDTHS; w++)
+                        script_init(&run_all_scripts[i][w], SCRIPT_HEALTHY, rng_widths[w], 0, 0, 0, 1 + w);
+        kernel.instr[RNG_SOURCE_HWRNG] = (KernelSourceState) {
+                .state = KERNEL_STATE_ENABLED,
+                .credit = { .known = true, .credited = true, .host_fed = true, .quality = 1024, .device = "virtio_rng.0" },
+        };
+        kernel.instr[RNG_SOURCE_BOOT_SEED] = (KernelSourceState) {
+                .state = KERNEL_STATE_ENABLED,
+                .credit = { .known = true, .credited = true, .host_fed = true, .quality = 1024, .device = "setup_data" },
+        };
+        script_device_init(&run_all_device, RNG_SOURCE_HWRNG, SCRIPT_DEVICE_HEALTHY, 0, 1);
+        probe_params_default(&p);
+        p.threads = 1;
+        p.source = device_hook;
+        p.cpuid = cpuid;
+
+        CHECK_EQ_INT(probe_run_all(&p, &kernel, &r), 0);
+        CHECK(r.instr[RNG_SOURCE_HWRNG].n_runs == 1 && r.instr[RNG_SOURCE_HWRNG].verdict == VERDICT_OK, "hwrng ok");
+        CHECK(r.instr[RNG_SOURCE_BOOT_SEED].n_runs == 0 && r.instr[RNG_SOURCE_BOOT_SEED].verdict == VERDICT_OK, "seed ok");
+        CHECK(run_all_device.reads == 1, "one read, %" PRIu64, run_all_device.reads);
+
+        p.confidential_vm = true;
+        CHECK_EQ_INT(probe_run_all(&p, &kernel, &r), 0);
+        CHECK(r.instr[RNG_SOURCE_HWRNG].verdict == VERDICT_HOST_FED && r.instr[RNG_SOURCE_BOOT_SEED].verdict ==
+              VERDICT_HOST_FED && r.verdict == VERDICT_HOST_FED, "host-fed on a confidential VM");
+        CHECK(r.confidential_vm, "said in the report");
+
+        /* Not credited (rng_quality 0), or not the host's: no host-fed. */
+        kernel.instr[RNG_SOURCE_HWRNG].credit.credited = false;
+        kernel.instr[RNG_SOURCE_BOOT_SEED].credit.host_fed = false;
+        CHECK_EQ_INT(probe_run_all(&p, &kernel, &r), 0);
+        CHECK(r.instr[RNG_SOURCE_HWRNG].verdict == VERDICT_OK && r.instr[RNG_SOURCE_BOOT_SEED].verdict == VERDICT_OK,
+              "not credited, not host-fed");
+
+        /* Broken is worse than host-fed. */
+        kernel.instr[RNG_SOURCE_HWRNG].credit.credited = true;
+        script_device_init(&run_all_device, RNG_SOURCE_HWRNG, SCRIPT_DEVICE_STUCK, 0, 1);
+        CHECK_EQ_INT(probe_run_all(&p, &kernel, &r), 0);
+        CHECK(r.instr[RNG_SOURCE_HWRNG].verdict == VERDICT_BROKEN, "stuck: %s",
+              verdict_to_string(r.instr[RNG_SOURCE_HWRNG].verdict));
+
+        /* Not readable: not probed, its error kept; host-fed still said. */
+        script_device_init(&run_all_device, RNG_SOURCE_HWRNG, SCRIPT_DEVICE_ERROR, EACCES, 1);
+        CHECK_EQ_INT(probe_run_all(&p, &kernel, &r), 0);
+        CHECK(r.instr[RNG_SOURCE_HWRNG].read_error == -EACCES && r.instr[RNG_SOURCE_HWRNG].n_runs == 0 &&
+              r.instr[RNG_SOURCE_HWRNG].verdict == VERDICT_HOST_FED, "unreadable");
+        p.confidential_vm = false;
+        CHECK_EQ_INT(probe_run_all(&p, &kernel, &r), 0);
+        CHECK(r.instr[RNG_SOURCE_HWRNG].verdict == VERDICT_UNSUPPORTED, "unreadable, no confidential VM");
+}
+
 int main(int argc, char *argv[]) {
         if (argc == 2 && strcmp(argv[1], "two-cpus") == 0)
                 return two_cpus();
@@ -1173,6 +1295,8 @@ int main(int argc, char *argv[]) {
         test_contention();
         test_run_all();
         test_packages();
+        test_device();
+        test_run_all_device();
         test_power();
         return test_result("test-probe");
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
+#include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -61,7 +62,18 @@ const RngSource *rng_source_hardware(RngSourceId id, unsigned width) {
         const RngSourceDesc *d = rng_source_desc(id);
         int w = rng_width_index(width);
 
+        if (d && d->forms && d->kind == RNG_KIND_HWRNG_DEVICE)
+                return &d->forms[0];
         if (!d || !d->forms || w < 0 || !(d->widths & (1u << w)))
                 return NULL;
         return &d->forms[w];
+}
+
+int rng_source_use_fd(RngSourceId id, int fd) {
+        const RngSourceDesc *d = rng_source_desc(id);
+
+        if (!d || d->kind != RNG_KIND_HWRNG_DEVICE || !d->forms || !d->forms[0].userdata || fd < 0)
+                return -EINVAL;
+        ((RngDeviceFile *) d->forms[0].userdata)->fd = fd;
+        return 0;
 }

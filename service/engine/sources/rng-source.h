@@ -2,12 +2,14 @@
 #pragma once
 
 /* The interface the probe draws from: one form of a source (a width of a
- * CPU instruction), or a test's scripted source. The forms of the table's
- * sources come from their architecture's draw code (x86.c). */
+ * CPU instruction, or a device read in bytes), or a test's scripted source.
+ * The forms of the table's sources come from their architecture's draw
+ * code (x86.c), or the device's (hwrng.c). */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "sources.h"
 
@@ -32,7 +34,25 @@ struct RngSource {
          * specialised for the form, instead of calling draw. Last, so that
          * positional initialisers of other sources leave it NULL. */
         RngBatchFn batch;
+        /* A device (draw and batch NULL): reads up to len bytes into buf,
+         * returning when it has them or at deadline_nsec (CLOCK_MONOTONIC)
+         * at the latest, however the device behaves. Returns the bytes
+         * read, or -errno where the device could not be read at all. */
+        ssize_t (*read)(void *userdata, uint8_t *buf, size_t len, uint64_t deadline_nsec);
 };
+
+/* A device form's userdata: its source (whose descriptor names the node),
+ * and an fd the service manager opened for it (-1: none; OpenFile=,
+ * rng_source_use_fd()). */
+typedef struct RngDeviceFile {
+        RngSourceId id;
+        int fd;
+} RngDeviceFile;
+
+/* Read source id's device through fd (opened by someone allowed to: the
+ * service manager) instead of opening its node; the fd is the caller's to
+ * close. -EINVAL if id is no device of the table. */
+int rng_source_use_fd(RngSourceId id, int fd);
 
 /* Makes one try of src under a SIGILL guard: 1 if it ran (whatever the
  * carry flag said), 0 if it raised SIGILL (the CPU lacks the instruction:
@@ -45,6 +65,6 @@ int rng_source_executes(const RngSource *src);
 
 /* The form of source id × width of this build's draw code, or NULL if it
  * has none (another architecture, -DRNG_NO_X86_64) or the width is not the
- * source's. Does not check that the CPU advertises it: callers must (the
- * probe engine does). */
+ * source's; a device's one form, whatever the width. Does not check that
+ * the CPU advertises it: callers must (the probe engine does). */
 const RngSource *rng_source_hardware(RngSourceId id, unsigned width);

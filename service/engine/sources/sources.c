@@ -9,11 +9,21 @@
 #include <string.h>
 #include <syslog.h>
 
+#include "boot-seed.h"
+#include "hwrng.h"
 #include "kernel-state.h"
 #include "macro.h"
 #include "parse-util.h"
 #include "sources.h"
 #include "x86.h"
+
+/* The verdicts of a CPU instruction: all but host-fed (the host does not
+ * choose what the CPU's generator gives). */
+#define CPU_VERDICTS                                                                                  \
+        (1u << VERDICT_UNSUPPORTED | 1u << VERDICT_HIDDEN | 1u << VERDICT_OK | 1u << VERDICT_DEGRADED | \
+         1u << VERDICT_EXHAUSTED | 1u << VERDICT_BROKEN)
+#define CPU_ABSENT "not supported by this CPU"
+#define HOST_FED_CONSEQUENCE "the kernel credited entropy the host chose"
 
 #if RNG_SOURCES_X86_64
 /* RDRAND_RETRY_LOOPS (arch/x86/include/asm/archrandom.h): every kernel. */
@@ -26,7 +36,7 @@ const RngSourceDesc rng_source_table[] = {
         [RNG_SOURCE_RDRAND] = {
                 .name = "rdrand",
                 .display_name = "RDRAND",
-                .kind = RNG_SOURCE_CPU_INSTRUCTION,
+                .kind = RNG_KIND_CPU_INSTRUCTION,
                 .architecture = RNG_ARCHITECTURE_X86_64,
                 .widths = RNG_WIDTHS_ALL,
                 .contention = true,
@@ -70,6 +80,8 @@ const RngSourceDesc rng_source_table[] = {
                         [VERDICT_BROKEN] = "its values pass for random: the kernel and programs use them",
                 },
                 .fail_on_cvm = 1u << VERDICT_EXHAUSTED | 1u << VERDICT_BROKEN,
+                .verdicts = CPU_VERDICTS,
+                .absent = CPU_ABSENT, .absent_severity = SEVERITY_NOTICE,
 #if RNG_ARCH_X86_64
                 .advertised = rng_x86_cpuid_advertises,
                 .forms = rng_x86_rdrand_forms,
@@ -78,7 +90,7 @@ const RngSourceDesc rng_source_table[] = {
         [RNG_SOURCE_RDSEED] = {
                 .name = "rdseed",
                 .display_name = "RDSEED",
-                .kind = RNG_SOURCE_CPU_INSTRUCTION,
+                .kind = RNG_KIND_CPU_INSTRUCTION,
                 .architecture = RNG_ARCHITECTURE_X86_64,
                 .widths = RNG_WIDTHS_ALL,
                 .contention = true,
@@ -120,12 +132,86 @@ const RngSourceDesc rng_source_table[] = {
                  * fails 72 % of single RDSEED tries with nothing else
                  * running. */
                 .fail_on_cvm = 1u << VERDICT_BROKEN,
+                .verdicts = CPU_VERDICTS,
+                .absent = CPU_ABSENT, .absent_severity = SEVERITY_NOTICE,
 #if RNG_ARCH_X86_64
                 .advertised = rng_x86_cpuid_advertises,
                 .forms = rng_x86_rdseed_forms,
 #endif
         },
 #endif
+        /* The hwrng core's current device (drivers/char/hw_random/core.c):
+         * /dev/hwrng reads it, and its kernel thread feeds the input pool
+         * from it. */
+        [RNG_SOURCE_HWRNG] = {
+                .name = "hwrng",
+                .display_name = "HWRNG",
+                .kind = RNG_KIND_HWRNG_DEVICE,
+                .architecture = RNG_ARCHITECTURE_ANY,
+                .detect = {
+                        .device = "/dev/hwrng",
+                        .sysfs = "/sys/class/misc/hw_random",
+                },
+                .kernel_view = rng_hwrng_kernel_view,
+                .absent = "no device", .absent_severity = SEVERITY_INFO,
+                .kernel = {
+                        .credit = "the hwrng core's thread (hwrng_fillfn()) reads the current device and credits "
+                                  "rng_quality/1024 of each bit (add_hwgenerator_randomness()) until the CRNG is "
+                                  "ready; a driver's quality is capped by rng_core.default_quality (default "
+                                  "1024: in full), and 0 in rng_quality stops it",
+                        .credit_param = "rng_core.default_quality",
+                        .host_fed_drivers = (const char *const[]) { "virtio_rng.", NULL },
+                        .remedy = "rng_core.default_quality=0 on the kernel command line (or 0 in "
+                                  "/sys/class/misc/hw_random/rng_quality), or a VM without the device",
+                },
+                /* Not read at all in the budget: the kernel's thread gets
+                 * nothing either and credits nothing. Broken: values that
+                 * pass for random, which the kernel mixes in and credits. */
+                .severity = {
+                        [VERDICT_HOST_FED] = SEVERITY_WARNING,
+                        [VERDICT_DEGRADED] = SEVERITY_NOTICE,
+                        [VERDICT_BROKEN] = SEVERITY_ERR,
+                },
+                .consequence = {
+                        [VERDICT_HOST_FED] = HOST_FED_CONSEQUENCE,
+                        [VERDICT_DEGRADED] = "the kernel's hwrng thread gets nothing either, and credits nothing",
+                        [VERDICT_BROKEN] = "its values pass for random: the kernel mixes them in, and credits "
+                                           "them while rng_quality is above 0",
+                },
+                .fail_on_cvm = 1u << VERDICT_BROKEN,
+                .verdicts = 1u << VERDICT_UNSUPPORTED | 1u << VERDICT_OK | 1u << VERDICT_HOST_FED |
+                            1u << VERDICT_DEGRADED | 1u << VERDICT_BROKEN,
+                .forms = &rng_hwrng_form,
+        },
+        /* A seed the boot loader or the firmware hands over
+         * (add_bootloader_randomness()): x86's setup_data, EFI's seed
+         * table, Hyper-V's OEM0 table. The kernel zeroes it after use:
+         * nothing to probe, only whether it was there and credited. */
+        [RNG_SOURCE_BOOT_SEED] = {
+                .name = "boot-seed",
+                .display_name = "BOOT_SEED",
+                .kind = RNG_KIND_BOOT_SEED,
+                .architecture = RNG_ARCHITECTURE_ANY,
+                .detect = {
+                        .sysfs = "/sys/kernel/boot_params/setup_data",
+                        .setup_data_type = 9, /* SETUP_RNG_SEED */
+                },
+                .kernel_view = rng_boot_seed_kernel_view,
+                .absent = "none passed", .absent_severity = SEVERITY_INFO,
+                .kernel = {
+                        .credit = "add_bootloader_randomness() credits it in full when random.trust_bootloader "
+                                  "is on (the default); x86 hands a setup_data seed over in setup_arch() before "
+                                  "it parses the kernel's parameters, so random.trust_bootloader=off does not "
+                                  "stop that one",
+                        .credit_param = "random.trust_bootloader",
+                        .remedy = "random.trust_bootloader=off on the kernel command line, and a VMM that "
+                                  "passes no setup_data seed (x86 credits that one before it reads the "
+                                  "parameter)",
+                },
+                .severity = { [VERDICT_HOST_FED] = SEVERITY_WARNING },
+                .consequence = { [VERDICT_HOST_FED] = HOST_FED_CONSEQUENCE },
+                .verdicts = 1u << VERDICT_UNSUPPORTED | 1u << VERDICT_OK | 1u << VERDICT_HOST_FED,
+        },
 };
 
 _Static_assert(ELEMENTSOF(rng_source_table) == _RNG_SOURCE_MAX, "one descriptor per source id");
@@ -152,9 +238,9 @@ const KernelReason kernel_reason_table[] = {
 const size_t kernel_reason_table_size = ELEMENTSOF(kernel_reason_table);
 
 static const char *const kind_names[_RNG_SOURCE_KIND_MAX] = {
-        [RNG_SOURCE_CPU_INSTRUCTION] = "cpu-instruction",
-        [RNG_SOURCE_HWRNG_DEVICE] = "hwrng-device",
-        [RNG_SOURCE_BOOT_SEED] = "boot-seed",
+        [RNG_KIND_CPU_INSTRUCTION] = "cpu-instruction",
+        [RNG_KIND_HWRNG_DEVICE] = "hwrng-device",
+        [RNG_KIND_BOOT_SEED] = "boot-seed",
 };
 
 DEFINE_STRING_TABLE_TO_STRING(rng_source_kind, RngSourceKind, kind_names)
@@ -249,9 +335,28 @@ bool rng_source_advertised(RngSourceId id) {
 
 bool rng_arch_supported(void) {
         FOREACH_RNG_SOURCE(id)
-                if (rng_source_table[id].forms)
+                if (rng_source_table[id].kind == RNG_KIND_CPU_INSTRUCTION && rng_source_table[id].forms)
                         return true;
         return false;
+}
+
+bool rng_source_kernel_logged(RngSourceId id) {
+        const RngSourceDesc *d = rng_source_desc(id);
+
+        if (!d)
+                return false;
+        if (d->kernel.log_name || d->kernel.msg_failed || d->kernel.msg_defective || d->kernel.counters)
+                return true;
+        for (size_t k = 0; k < kernel_reason_table_size; k++)
+                if (kernel_reason_table[k].instruction == id)
+                        return true;
+        return false;
+}
+
+unsigned rng_source_verdicts(RngSourceId id) {
+        const RngSourceDesc *d = rng_source_desc(id);
+
+        return d ? d->verdicts : 0;
 }
 
 Severity verdict_severity(RngSourceId id, Verdict v) {

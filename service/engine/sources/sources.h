@@ -12,8 +12,8 @@
  * source: the probe, the verdicts, the status, the journal events, the
  * metrics, FailOn=, the command line and the report.
  *
- * A build has the entries of its machine's architecture (and, to come,
- * those of none: a device, a boot seed). RngSourceId numbers exactly
+ * A build has the entries of its machine's architecture, then those of
+ * none (the hwrng device, the boot seed). RngSourceId numbers exactly
  * those, so that every array indexed by it, every mask of sources
  * (1u << id) and every loop covers the sources present here, and a source
  * of another architecture is simply not there. A present source whose
@@ -21,7 +21,8 @@
  * unsupported.
  *
  * Adding a source: its id below, its descriptor in sources.c, its draw
- * code (x86.c for the x86-64 instructions) and its tests. */
+ * code (x86.c for the x86-64 instructions; hwrng.c for the device) or its
+ * reader of the kernel's view (boot-seed.c), and its tests. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,6 +36,8 @@ typedef enum RngSourceId {
         RNG_SOURCE_RDRAND,
         RNG_SOURCE_RDSEED,
 #endif
+        RNG_SOURCE_HWRNG,
+        RNG_SOURCE_BOOT_SEED,
         _RNG_SOURCE_MAX,
 } RngSourceId;
 
@@ -43,11 +46,14 @@ typedef enum RngSourceId {
 
 /* for (each source of this build) */
 #define FOREACH_RNG_SOURCE(id) for (RngSourceId id = 0; id < _RNG_SOURCE_MAX; id++)
+/* for (each source of this build of kind k) */
+#define FOREACH_RNG_SOURCE_OF_KIND(id, k) \
+        FOREACH_RNG_SOURCE(id) if (rng_source_desc(id)->kind != (k)) {} else
 
 typedef enum RngSourceKind {
-        RNG_SOURCE_CPU_INSTRUCTION, /* an instruction of the CPU, drawn in widths */
-        RNG_SOURCE_HWRNG_DEVICE,    /* a device of the kernel's hwrng core (/dev/hwrng) */
-        RNG_SOURCE_BOOT_SEED,       /* a seed the boot loader or firmware hands over */
+        RNG_KIND_CPU_INSTRUCTION,   /* an instruction of the CPU, drawn in widths */
+        RNG_KIND_HWRNG_DEVICE,      /* a device of the kernel's hwrng core (/dev/hwrng) */
+        RNG_KIND_BOOT_SEED,         /* a seed the boot loader or firmware hands over */
         _RNG_SOURCE_KIND_MAX,
 } RngSourceKind;
 
@@ -92,6 +98,19 @@ const char *rng_kernel_logs_to_string(RngKernelLogs l); /* "once per boot", "rat
 
 typedef struct RngSource RngSource;
 typedef struct RngSourceDesc RngSourceDesc;
+typedef struct KernelSourceState KernelSourceState;
+typedef struct KernelBootLog KernelBootLog;
+
+/* What a reader of the kernel's view of a source (RngSourceDesc.kernel_view)
+ * gets: the root its /sys is read below (NULL: /), the kernel command line
+ * (/proc/cmdline, NULL if unreadable) and what this boot's kernel log says
+ * (NULL: not read). */
+typedef struct KernelViewInput {
+        const char *root;
+        const char *cmdline;
+        size_t cmdline_len;
+        const KernelBootLog *log;
+} KernelViewInput;
 
 struct RngSourceDesc {
         const char *name;         /* "rdrand": the command line, the configuration, FailOn=,
@@ -109,9 +128,26 @@ struct RngSourceDesc {
                 unsigned cpuid_leaf, cpuid_subleaf, cpuid_bit;
                 RngCpuidRegister cpuid_register;
                 /* The word of /proc/cpuinfo's "flags" the kernel shows while
-                 * it uses the source: it clears it when it disables one. */
+                 * it uses the source: it clears it when it disables one
+                 * (CPU instructions; NULL for the other kinds). */
                 const char *cpuinfo_flag;
+                /* A device: the node it is read from, and the kernel's sysfs
+                 * directory that says which one it reads and how much it
+                 * credits (NULL: none). A boot seed: the sysfs directory of
+                 * the boot loader's data, and the type of a seed there. */
+                const char *device, *sysfs;
+                unsigned setup_data_type;
         } detect;
+        /* The kernel's view of a source that is no CPU instruction (its
+         * device or seed, and whether and how much the kernel credits it),
+         * from sysfs, the command line and the kernel log; NULL: a CPU
+         * instruction's (/proc/cpuinfo, kernel_state_build()). */
+        void (*kernel_view)(const RngSourceDesc *d, const KernelViewInput *in, KernelSourceState *ret);
+        /* What the status and the events say when the source is not there
+         * ("not supported by this CPU", "no device", "none passed"), and at
+         * which severity the event says it. */
+        const char *absent;
+        Severity absent_severity;
 
         /* How the running kernel uses, credits, counts and logs it. */
         struct {
@@ -143,6 +179,13 @@ struct RngSourceDesc {
                 const char *msg_failed;
                 const char *msg_defective;
                 RngKernelLogs logs_exhaustion;
+                /* Drivers of an hwrng device that the host feeds in a VM
+                 * (a prefix of rng_current each; NULL-terminated; NULL:
+                 * none): what it credits from such a device, the host chose. */
+                const char *const *host_fed_drivers;
+                /* How to stop the kernel from crediting the source, for the
+                 * advice of a host-fed verdict (NULL: no remedy needed). */
+                const char *remedy;
         } kernel;
 
         /* What a verdict on it weighs, from what the running kernel does
@@ -153,12 +196,16 @@ struct RngSourceDesc {
         /* FailOn= on a confidential VM when none is configured: of
          * 1u << Verdict. */
         unsigned fail_on_cvm;
+        /* The verdicts the source can have, of 1u << Verdict: a boot seed
+         * is never probed, so it is never broken (FailOn= "broken" still
+         * names every source that can be). */
+        unsigned verdicts;
 
         /* This build's draw code (NULL where it has none: the source is
          * present, but never executes): whether the CPU advertises it, and
          * its form of each width (rng_source_hardware()). */
         bool (*advertised)(const RngSourceDesc *d);
-        const RngSource *forms; /* [RNG_N_WIDTHS] */
+        const RngSource *forms; /* [RNG_N_WIDTHS]; a device: its one form (width 64) */
 };
 
 /* The table: _RNG_SOURCE_MAX entries. */
@@ -192,8 +239,18 @@ typedef struct RngPresence {
 /* Whether the CPU advertises the source (x86-64: its CPUID bit). False
  * where this build has no draw code for it. */
 bool rng_source_advertised(RngSourceId id);
-/* Whether this build can execute some source of the table at all. */
+/* Whether this build has draw code for some CPU instruction of the table
+ * (its architecture's; the devices are read by every build). */
 bool rng_arch_supported(void);
+
+/* Whether the kernel logs or counts something of the source (its loop's
+ * exhaustion, a failure, a reason for disabling it): what the kernel
+ * watch follows, and keeps counts of. */
+bool rng_source_kernel_logged(RngSourceId id);
+
+/* The verdicts a source can have (its descriptor's verdicts; 0 out of
+ * range). */
+unsigned rng_source_verdicts(RngSourceId id);
 
 /* What a verdict on source id weighs (its descriptor's severity): the
  * order is the syslog order reversed, a higher Severity is worse. */

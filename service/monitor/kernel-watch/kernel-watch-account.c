@@ -13,7 +13,7 @@
 #include "macro.h"
 
 bool kernel_watch_failure_routine(RngSourceId i) {
-        return verdict_severity(i, VERDICT_EXHAUSTED) <= SEVERITY_NOTICE;
+        return rng_source_kernel_logged(i) && verdict_severity(i, VERDICT_EXHAUSTED) <= SEVERITY_NOTICE;
 }
 
 void kernel_watch_batch_clear_but(KernelWatchBatch *b, const bool keep[_RNG_SOURCE_MAX]) {
@@ -187,7 +187,9 @@ int kernel_watch_account(const KernelWatchState *state, const KernelCounters *co
                 return r;
 
         FOREACH_RNG_SOURCE(i)
-                s.n_events += account_instruction(state, counters, batch, i, params ?: &none, &s, s.events + s.n_events);
+                if (rng_source_kernel_logged(i))
+                        s.n_events += account_instruction(state, counters, batch, i, params ?: &none, &s,
+                                                          s.events + s.n_events);
         if (s.n_events == 0) {
                 *ret = s;
                 return 0;

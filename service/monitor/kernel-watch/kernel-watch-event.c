@@ -136,3 +136,25 @@ int event_kernel(EventFields *f, const KernelEventInfo *in) {
         EVENT_ADD(f, "RNG_STATE_SERIAL=%" PRIu64, in->state_serial);
         return 0;
 }
+
+int event_vm_fork(EventFields *f, uint64_t count, uint64_t fresh, uint64_t usec) {
+        int k;
+
+        k = event_add_header(f, RNG_MID_VM_FORK_STR, LOG_NOTICE);
+        if (k < 0)
+                return k;
+        if (fresh == 1)
+                EVENT_ADD(f, "MESSAGE=Kernel: CRNG reseeded for a virtual machine fork at %" PRIu64 ".%03" PRIu64
+                          " s (vmgenid: this VM is a clone or a restored snapshot); %" PRIu64 " this boot",
+                          usec / 1000000u, usec / 1000u % 1000u, count);
+        else
+                EVENT_ADD(f, "MESSAGE=Kernel: CRNG reseeded %" PRIu64 " times for a virtual machine fork while "
+                          "rng-health did not follow, the last at %" PRIu64 ".%03" PRIu64 " s (vmgenid: this VM is a "
+                          "clone or a restored snapshot); %" PRIu64 " this boot",
+                          fresh, usec / 1000000u, usec / 1000u % 1000u, count);
+        EVENT_ADD(f, "RNG_KERNEL_EVENT=vm-fork");
+        EVENT_ADD(f, "RNG_COUNT=%" PRIu64, count);
+        EVENT_ADD(f, "RNG_NEW=%" PRIu64, fresh);
+        EVENT_ADD(f, "RNG_KERNEL_USEC=%" PRIu64, usec);
+        return 0;
+}

@@ -39,3 +39,9 @@ typedef struct KernelEventInfo {
 
 /* Pure: MESSAGE_ID, PRIORITY, MESSAGE and the RNG_* fields of one event. */
 int event_kernel(EventFields *f, const KernelEventInfo *info);
+
+/* Pure: the kernel reseeded its CRNG for a virtual machine fork: count
+ * this boot so far, fresh of them new since the previous such event (more
+ * than one where the daemon did not run), usec the kernel's timestamp of
+ * the last. */
+int event_vm_fork(EventFields *f, uint64_t count, uint64_t fresh, uint64_t usec);

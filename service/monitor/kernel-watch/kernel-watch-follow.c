@@ -69,12 +69,21 @@ static int read_journal(KernelWatchFollower *f, bool catching_up) {
                 const char *text;
                 size_t len;
                 KernelRngMsg m;
+                KernelBootLine line;
+                uint64_t usec;
 
-                r = kernel_watch_journal_next(f->journal, &m, &text, &len);
+                r = kernel_watch_journal_next_any(f->journal, &m, &line, &usec, &text, &len);
                 if (r < 0)
                         return r;
                 if (r == 0)
                         break;
+                if (r == 2) {
+                        /* The CRNG's lines: counted, not aggregated. */
+                        r = kernel_watch_record_boot_line(f->recorder, line, usec, catching_up);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
                 r = sd_journal_get_cursor(f->journal, &cursor);
                 kernel_watch_record_set_cursor(f->recorder, cursor);
                 if (r < 0)

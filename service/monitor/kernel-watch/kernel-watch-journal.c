@@ -2,10 +2,14 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <errno.h>
+
 #include "journal-sender.h"
+#include "parse-util.h"
 #include "kernel-watch-journal.h"
 #include "macro.h"
 
@@ -68,9 +72,33 @@ int kernel_watch_journal_seek_after(sd_journal *j, const char *cursor) {
         return r < 0 ? r : 0;
 }
 
-int kernel_watch_journal_next(sd_journal *j, KernelRngMsg *ret, const char **ret_text, size_t *ret_len) {
+/* A numeric field of the current entry. */
+static int entry_u64(sd_journal *j, const char *field, uint64_t *ret) {
+        const void *data;
+        size_t len, fl = strlen(field) + 1;
+        char buf[32];
+        int r;
+
+        r = sd_journal_get_data(j, field, &data, &len);
+        if (r < 0)
+                return r;
+        if (len <= fl || len - fl >= sizeof(buf))
+                return -EBADMSG;
+        memcpy(buf, (const char *) data + fl, len - fl);
+        buf[len - fl] = '\0';
+        return parse_u64(buf, ret);
+}
+
+int kernel_watch_journal_entry_usec(sd_journal *j, uint64_t *ret) {
+        return entry_u64(j, "_SOURCE_MONOTONIC_TIMESTAMP", ret);
+}
+
+int kernel_watch_journal_next_any(sd_journal *j, KernelRngMsg *ret, KernelBootLine *ret_line, uint64_t *ret_usec,
+                                  const char **ret_text, size_t *ret_len) {
         for (;;) {
                 const void *data;
+                const char *text;
+                KernelBootLine line;
                 size_t len;
                 int r;
 
@@ -80,13 +108,80 @@ int kernel_watch_journal_next(sd_journal *j, KernelRngMsg *ret, const char **ret
                 r = sd_journal_get_data(j, "MESSAGE", &data, &len);
                 if (r < 0 || len < strlen("MESSAGE="))
                         continue; /* no or unreadable MESSAGE: not ours */
-                r = kernel_rng_msg_parse((const char *) data + strlen("MESSAGE="), len - strlen("MESSAGE="), ret);
+                text = (const char *) data + strlen("MESSAGE=");
+                len -= strlen("MESSAGE=");
+                if (ret_line) {
+                        line = kernel_boot_line_parse(text, len);
+                        if ((line == KERNEL_BOOT_LINE_CRNG_READY || line == KERNEL_BOOT_LINE_VM_FORK) &&
+                            kernel_watch_journal_entry_usec(j, ret_usec) >= 0) {
+                                *ret_line = line;
+                                *ret_text = text;
+                                *ret_len = len;
+                                return 2;
+                        }
+                }
+                r = kernel_rng_msg_parse(text, len, ret);
                 if (r <= 0)
                         continue;
-                *ret_text = (const char *) data + strlen("MESSAGE=");
-                *ret_len = len - strlen("MESSAGE=");
+                *ret_text = text;
+                *ret_len = len;
                 return 1;
         }
+}
+
+int kernel_watch_journal_next(sd_journal *j, KernelRngMsg *ret, const char **ret_text, size_t *ret_len) {
+        return kernel_watch_journal_next_any(j, ret, NULL, NULL, ret_text, ret_len);
+}
+
+int kernel_watch_journal_count_line(sd_journal *j, sd_id128_t boot, const char *message, uint64_t *ret_count,
+                                    uint64_t *ret_last_usec) {
+        _cleanup_free_ char *match = NULL;
+        uint64_t n = 0, last = 0;
+        int r;
+
+        if (asprintf(&match, "MESSAGE=%s", message) < 0)
+                return -ENOMEM;
+        sd_journal_flush_matches(j);
+        r = kernel_watch_journal_match_kernel(j, boot);
+        if (r >= 0)
+                r = sd_journal_add_match(j, match, 0);
+        if (r >= 0)
+                r = sd_journal_seek_head(j);
+        while (r >= 0 && (r = sd_journal_next(j)) > 0) {
+                uint64_t usec;
+
+                n++;
+                if (kernel_watch_journal_entry_usec(j, &usec) >= 0)
+                        last = usec;
+        }
+        sd_journal_flush_matches(j);
+        if (r < 0)
+                return r;
+        *ret_count = n;
+        *ret_last_usec = last;
+        return 0;
+}
+
+int kernel_watch_journal_own_last(sd_journal *j, sd_id128_t boot, const char *mid, const char *field,
+                                  uint64_t *ret) {
+        char match[64];
+        int r;
+
+        snprintf(match, sizeof(match), "MESSAGE_ID=%s", mid);
+        sd_journal_flush_matches(j);
+        r = sd_journal_add_match(j, match, 0);
+        if (r >= 0)
+                r = journal_add_sender_matches(j, &(JournalSender) { RNG_HEALTH_UNIT, getuid() });
+        if (r >= 0)
+                r = add_boot_match(j, boot);
+        if (r >= 0)
+                r = sd_journal_seek_tail(j);
+        if (r >= 0)
+                r = sd_journal_previous(j);
+        if (r > 0)
+                r = entry_u64(j, field, ret) >= 0 ? 1 : 0;
+        sd_journal_flush_matches(j);
+        return r;
 }
 
 int kernel_watch_journal_count_messages(const char *cursor,

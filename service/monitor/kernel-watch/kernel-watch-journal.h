@@ -11,6 +11,7 @@
 #include <systemd/sd-id128.h>
 #include <systemd/sd-journal.h>
 
+#include "kernel-boot-log.h"
 #include "kernel-rng-msg.h"
 
 /* Opens the local machine's system journal (SD_JOURNAL_LOCAL_ONLY |
@@ -38,6 +39,27 @@ int kernel_watch_journal_seek_after(sd_journal *j, const char *cursor);
  * 1 and *ret, with its MESSAGE text (not NUL-terminated, valid until j
  * moves); 0 at the end; -errno. */
 int kernel_watch_journal_next(sd_journal *j, KernelRngMsg *ret, const char **ret_text, size_t *ret_len);
+
+/* The same, and the kernel's lines on its CRNG too: 2 with *ret_line (the
+ * CRNG ready, a virtual machine fork) and the kernel's own timestamp of
+ * the entry (_SOURCE_MONOTONIC_TIMESTAMP, microseconds) in *ret_usec. */
+int kernel_watch_journal_next_any(sd_journal *j, KernelRngMsg *ret, KernelBootLine *ret_line, uint64_t *ret_usec,
+                                  const char **ret_text, size_t *ret_len);
+
+/* The kernel's own timestamp of j's entry (_SOURCE_MONOTONIC_TIMESTAMP). */
+int kernel_watch_journal_entry_usec(sd_journal *j, uint64_t *ret);
+
+/* This boot's kernel entries whose MESSAGE is message, exactly: how many,
+ * and the kernel's timestamp of the last (0: none). Leaves j without
+ * matches. */
+int kernel_watch_journal_count_line(sd_journal *j, sd_id128_t boot, const char *message, uint64_t *ret_count,
+                                    uint64_t *ret_last_usec);
+
+/* The numeric field of the daemon's own last event with MESSAGE_ID=mid
+ * this boot (sent from rng-health.service with this process's uid): 1 and
+ * *ret, 0 where there is none, -errno. Leaves j without matches. */
+int kernel_watch_journal_own_last(sd_journal *j, sd_id128_t boot, const char *mid, const char *field,
+                                  uint64_t *ret);
 
 /* Whether this boot's journal holds the daemon's own event of flush
  * `serial` (RNG_STATE_SERIAL=, sent from rng-health.service with this

@@ -45,6 +45,7 @@ int kernel_watch_record_report(KernelWatchRecorder *w) {
         VerdictReport report = {
                 .trigger = "kernel",
                 .counters = w->counters.have ? &w->counters.snapshot : NULL,
+                .boot = &w->crng,
         };
         uint64_t held[_RNG_SOURCE_MAX];
         int r;
@@ -59,6 +60,51 @@ int kernel_watch_record_report(KernelWatchRecorder *w) {
         report.status = status;
         w->reported = true;
         return verdict_source_report_full(w->source, &report);
+}
+
+static void send_vm_fork(KernelWatchRecorder *w, uint64_t fresh) {
+        EventFields f = {};
+
+        (void) event_emit(event_vm_fork(&f, w->crng.vm_forks, fresh, w->crng.last_vm_fork_usec), &f, LOG_ERR,
+                          "VM fork");
+}
+
+int kernel_watch_record_boot_line(KernelWatchRecorder *w, KernelBootLine line, uint64_t usec, bool catching_up) {
+        switch (line) {
+        case KERNEL_BOOT_LINE_CRNG_READY:
+                if (w->crng.crng_ready)
+                        return 0;
+                w->crng.read = w->crng.crng_ready = true;
+                w->crng.crng_ready_usec = usec;
+                break;
+        case KERNEL_BOOT_LINE_VM_FORK:
+                if (w->crng.vm_forks > 0 && usec <= w->crng.last_vm_fork_usec)
+                        return 0; /* counted at the start */
+                w->crng.read = true;
+                w->crng.vm_forks++;
+                w->crng.last_vm_fork_usec = usec;
+                if (!catching_up)
+                        send_vm_fork(w, 1);
+                break;
+        default:
+                return 0;
+        }
+        return w->reported ? kernel_watch_record_report(w) : 0;
+}
+
+void kernel_watch_record_boot_start(KernelWatchRecorder *w, uint64_t forks, uint64_t last_fork_usec,
+                                    uint64_t recorded_forks, bool ready, uint64_t ready_usec) {
+        /* Known only from a line: a journal without the kernel's (a
+         * container's) says nothing of the CRNG. */
+        w->crng = (KernelBootLog) {
+                .read = ready || forks > 0,
+                .crng_ready = ready,
+                .crng_ready_usec = ready_usec,
+                .vm_forks = forks,
+                .last_vm_fork_usec = last_fork_usec,
+        };
+        if (forks > recorded_forks)
+                send_vm_fork(w, forks - recorded_forks);
 }
 
 void kernel_watch_record_set_no_journal(KernelWatchRecorder *w, bool no_journal) {

@@ -35,6 +35,11 @@ typedef struct KernelWatchRecorder {
         KernelWatchCounters counters;
         uint64_t own_pending[_RNG_SOURCE_MAX]; /* own probe's exhaustions not yet recorded */
 
+        /* This boot's CRNG lines: ready (and when), virtual machine forks
+         * (how many, the last one's timestamp: a line seen again while
+         * catching up is not counted twice). */
+        KernelBootLog crng;
+
         bool reported;   /* reported at least once (kernel_watch_new() reports once) */
         bool no_journal; /* no journal file to follow (no journald): said in the status */
 } KernelWatchRecorder;
@@ -69,6 +74,17 @@ int kernel_watch_record_read_done(KernelWatchRecorder *r, uint64_t now, bool rec
 /* The kernel's exhausted counter grew (a poll wake-up): record at once
  * unless inside the window of the previous recording; settle after it. */
 int kernel_watch_record_counter_activity(KernelWatchRecorder *r);
+/* One of the kernel's CRNG lines (KERNEL_BOOT_LINE_CRNG_READY or _VM_FORK)
+ * with its timestamp: counted (once: a fork at or before the last counted
+ * one is one seen already), a fork recorded as an event unless catching
+ * up, and reported. */
+int kernel_watch_record_boot_line(KernelWatchRecorder *r, KernelBootLine line, uint64_t usec, bool catching_up);
+/* At the start: this boot's forks so far (count, the last's timestamp),
+ * and how many of them the daemon's events already recorded: the rest in
+ * one event. The CRNG's readiness (ready, usec). */
+void kernel_watch_record_boot_start(KernelWatchRecorder *r, uint64_t forks, uint64_t last_fork_usec,
+                                    uint64_t recorded_forks, bool ready, uint64_t ready_usec);
+
 /* Whether the journal can be followed (said in the status from the next
  * report on). */
 void kernel_watch_record_set_no_journal(KernelWatchRecorder *r, bool no_journal);

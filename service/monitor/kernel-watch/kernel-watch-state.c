@@ -53,6 +53,9 @@ static uint64_t *state_slot(KernelWatchState *s, StateSeen *seen, const char *ke
                 return &s->serial;
         }
         FOREACH_RNG_SOURCE(i) {
+                /* Keys only for the sources the kernel logs or counts. */
+                if (!rng_source_kernel_logged(i))
+                        continue;
                 snprintf(name, sizeof(name), "reported_%s", rng_source_name(i));
                 if (strcmp(key, name) == 0) {
                         *ret_seen = &seen->reported[i];
@@ -124,6 +127,8 @@ static bool state_complete(const StateSeen *seen) {
         if (!seen->boot || !seen->serial)
                 return false;
         FOREACH_RNG_SOURCE(i) {
+                if (!rng_source_kernel_logged(i))
+                        continue;
                 if (!seen->reported[i])
                         return false;
                 for (KernelRngMsgKind k = 0; k < _KERNEL_RNG_MSG_MAX; k++)
@@ -313,6 +318,8 @@ int kernel_watch_state_format(const KernelWatchState *s, char **ret) {
                 fprintf(f, "cursor=%s\n", s->cursor);
         fprintf(f, "serial=%" PRIu64 "\n", s->serial);
         FOREACH_RNG_SOURCE(i) {
+                if (!rng_source_kernel_logged(i))
+                        continue;
                 fprintf(f, "reported_%s=%" PRIu64 "\n", rng_source_name(i), s->reported[i]);
                 /* Optional on read: written only when there is something
                  * to say, so a state without an own probe keeps its size. */

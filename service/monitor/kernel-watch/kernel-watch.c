@@ -11,6 +11,7 @@
 
 #include <systemd/sd-id128.h>
 
+#include "journal-ids.h"
 #include "kernel-watch-follow.h"
 #include "kernel-watch-journal.h"
 #include "kernel-watch-record.h"
@@ -20,6 +21,23 @@ struct KernelWatch {
         KernelWatchRecorder recorder;
         KernelWatchFollower follower; /* hands its inputs to recorder */
 };
+
+/* This boot's CRNG lines so far, whatever the state's position: the forks
+ * and the readiness (exact matches: the journal's index finds them), and
+ * the forks the daemon's own events recorded already. A journal that
+ * cannot be read for them counts none. */
+static void boot_start(KernelWatch *w, sd_id128_t boot) {
+        sd_journal *j = w->follower.journal;
+        uint64_t forks = 0, last = 0, ready_n = 0, ready_usec = 0, recorded = 0;
+
+        if (kernel_watch_journal_count_line(j, boot, KERNEL_BOOT_VM_FORK_LINE, &forks, &last) < 0)
+                forks = last = 0;
+        if (kernel_watch_journal_count_line(j, boot, KERNEL_BOOT_CRNG_READY_LINE, &ready_n, &ready_usec) < 0)
+                ready_n = 0;
+        if (kernel_watch_journal_own_last(j, boot, RNG_MID_VM_FORK_STR, "RNG_COUNT", &recorded) <= 0)
+                recorded = 0;
+        kernel_watch_record_boot_start(&w->recorder, forks, last, recorded, ready_n > 0, ready_usec);
+}
 
 int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *source, KernelWatch **ret) {
         _cleanup_(kernel_watch_freep) KernelWatch *w = NULL;
@@ -61,6 +79,7 @@ int kernel_watch_new(sd_event *e, const KernelWatchParams *p, VerdictSource *sou
         }
         if (r < 0)
                 return r;
+        boot_start(w, boot);
 
         /* From after the restored state's position; what this boot logged
          * before is recorded in one flush, which reports. */
