@@ -379,6 +379,7 @@ static int sweep_instruction_to_json(const ProbeSweepReport *r, RngSourceId i, s
         if ((k = json_new_object(&e)) < 0 || (k = kernel_state_to_json(&r->kernel[i], &kernel)) < 0)
                 return k;
         JSON_ADD(e, "name", JSON_STR(rng_source_name(i)));
+        JSON_ADD(e, "kind", JSON_STR(rng_source_kind_to_string(rng_source_desc(i)->kind)));
         JSON_ADD(e, "cpuid", json_object_new_boolean(r->presence[i].cpuid));
         JSON_ADD(e, "executed", json_object_new_boolean(r->presence[i].executes));
         JSON_ADD(e, "kernel", TAKE_PTR(kernel));

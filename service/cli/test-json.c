@@ -164,6 +164,15 @@ static void check_sweep(Hook *h) {
                 return;
         CHECK(strcmp(json_object_get_string(get(parsed, "schema")), "rng-health.probe/3") == 0, "sweep schema");
         CHECK(strcmp(json_object_get_string(get(parsed, "kind")), "sweep") == 0, "sweep kind");
+        {
+                struct json_object *ins = get(parsed, "instructions");
+                size_t n = json_object_array_length(ins);
+
+                /* Each source with its kind, as in a probe's report. */
+                CHECK(n > 0, "sweep: no sources");
+                for (size_t k = 0; k < n; k++)
+                        CHECK(json_object_get_string(get(json_object_array_get_idx(ins, k), "kind")), "sweep: source %zu without a kind", k);
+        }
         sweeps = get(parsed, "sweeps");
         CHECK_EQ_INT(json_object_array_length(sweeps), 1);
         points = get(json_object_array_get_idx(sweeps, 0), "points");

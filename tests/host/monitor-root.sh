@@ -95,7 +95,7 @@ expect_config_error "$root/run/rng-health/rng-health.conf.d" "is not a directory
 echo "ok: rng-health.conf.d as a regular file (in /run): exit 78, $(grep -F 'not a directory' "$tmp/err")"
 
 # --- Threads=, MaxAttempts=, KernelRetries=: the command line's bounds and words
-for kv in "Probe Widths 8 16, 32, 64 or all" "Probe Instructions rdtsc rdrand, rdseed or all" \
+for kv in "Probe Widths 8 16, 32, 64 or all" "Probe Instructions rdtsc rdrand, rdseed, hwrng, boot-seed or all" \
 	"Probe Threads 1025 all or a number of threads from 1 to 1024" \
 	"Probe MaxAttempts 0 a number of tries from 1 to 4294967296" \
 	"Thresholds KernelRetries 1001 a number of tries from 1 to 1000"; do

@@ -35,7 +35,7 @@ bad() {
 
 bad --instruction probe --instruction rdtsc
 bad "--width: invalid value '8' (expected 16, 32, 64 or all)" probe --width 8
-bad "--instruction: invalid value 'rdtsc' (expected rdrand, rdseed or all)" probe --instruction rdtsc
+bad "--instruction: invalid value 'rdtsc' (expected rdrand, rdseed, hwrng, boot-seed or all)" probe --instruction rdtsc
 bad --width probe --width=abc
 bad --threads probe --threads 0
 bad --threads probe --threads -1

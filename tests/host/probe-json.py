@@ -12,8 +12,10 @@ import os
 import subprocess
 import sys
 
-SEVERITY = ["unsupported", "hidden", "ok", "degraded", "exhausted", "broken"]
-EXIT = {"unsupported": 0, "hidden": 0, "ok": 0, "degraded": 0, "exhausted": 3, "broken": 4}
+SEVERITY = ["unsupported", "hidden", "ok", "host-fed", "degraded", "exhausted", "broken"]
+EXIT = {"unsupported": 0, "hidden": 0, "ok": 0, "host-fed": 0, "degraded": 0, "exhausted": 3, "broken": 4}
+CPU, DEVICE, SEED = "cpu-instruction", "hwrng-device", "boot-seed"
+HWRNG_SYSFS = "/sys/class/misc/hw_random"
 failures = 0
 
 
@@ -38,6 +40,34 @@ def cpuinfo_flags():
 def run(binary, *args):
     p = subprocess.run([binary, "probe", *args], capture_output=True, text=True, timeout=120)
     return p.returncode, p.stdout, p.stderr
+
+
+def read_sysfs(name):
+    try:
+        with open(os.path.join(HWRNG_SYSFS, name), encoding="utf-8") as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def check_device_kernel(ins):
+    """The hwrng device's kernel view against the kernel's own files."""
+    name, k = ins["name"], ins["kernel"]
+    current = read_sysfs("rng_current")
+    if current is None or current == "none":
+        check(k["state"] == "absent" and not ins["executed"], f"{name}: no current device but state {k['state']}")
+        check(not k["credit"]["credited"], f"{name}: no device, yet credited")
+        return
+    check(k["state"] == "enabled", f"{name}: the kernel reads {current} but state {k['state']}")
+    check(k["credit"]["device"] == current, f"{name}: device {k['credit']['device']}, the kernel reads {current}")
+    quality = read_sysfs("rng_quality")
+    if quality is not None:
+        check(k["credit"]["quality"] == int(quality), f"{name}: quality {k['credit']['quality']}, sysfs {quality}")
+        check(k["credit"]["credited"] == (int(quality) > 0), f"{name}: credited {k['credit']['credited']} at quality {quality}")
+    check(k["credit"]["host_fed"] == current.startswith("virtio_rng"), f"{name}: host_fed {k['credit']['host_fed']} for {current}")
+    # Readable only where the service manager or root opens /dev/hwrng.
+    check(ins["executed"] == os.access("/dev/hwrng", os.R_OK), f"{name}: executed {ins['executed']}, /dev/hwrng readable "
+          f"{os.access('/dev/hwrng', os.R_OK)}")
 
 
 def verdict_from_counts(run_):
@@ -67,8 +97,19 @@ def check_report(rc, doc, args):
     worst = "unsupported"
     for ins in doc["instructions"]:
         name = ins["name"]
+        kind = ins["kind"]
         kstate = ins["kernel"]["state"]
-        if flags is None:
+        check(kind in (CPU, DEVICE, SEED), f"{name}: kind {kind}")
+        if kind == SEED:
+            # Never drawn: what the kernel was handed at boot.
+            check(not ins["executed"] and ins["runs"] == [], f"{name}: a boot seed was probed")
+            check(ins["verdict"] in ("unsupported", "ok", "host-fed"), f"{name}: verdict {ins['verdict']}")
+            check((kstate == "absent") == (ins["verdict"] == "unsupported"), f"{name}: state {kstate}, verdict {ins['verdict']}")
+            worst = max(worst, ins["verdict"], key=SEVERITY.index)
+            continue
+        if kind == DEVICE:
+            check_device_kernel(ins)
+        elif flags is None:
             check(kstate == "unknown", f"{name}: no cpuinfo flags but state {kstate}")
         elif name in flags:
             check(kstate == "enabled", f"{name}: in /proc/cpuinfo but kernel state {kstate}")
@@ -92,7 +133,7 @@ def check_report(rc, doc, args):
         # kernel tries it once; every kernel retries RDRAND 10 times.
         series = os.path.exists("/sys/devices/system/cpu/rng/rdseed_exhausted")
         want = 10 if name == "rdrand" or series else 1
-        if params["verdict"]["kernel_retries"] is None:
+        if kind == CPU and params["verdict"]["kernel_retries"] is None:
             check(ins["kernel"]["retries"] == want,
                   f"{name}: kernel retries {ins['kernel']['retries']}, the running kernel makes {want}")
             check(ins["kernel"]["retries_source"] == ("series" if series else "stock"),
@@ -109,6 +150,16 @@ def check_report(rc, doc, args):
             check(r["trailing_failures"] <= r["longest_failure_streak"] * r["threads"],
                   f"{what}: trailing {r['trailing_failures']} > longest {r['longest_failure_streak']} x {r['threads']} threads")
             check(r["kernel_retries"] == ins["kernel"]["retries"], f"{what}: judged by another loop length")
+            if kind == DEVICE:
+                # One bounded read, as 64-bit values, each on its own read.
+                check(r["width"] == 64 and r["mode"] == "single" and r["threads"] == 1, f"{what}: not one 64-bit read")
+                check(r["failures"] == 0 and r["bytes"] == 8 * r["delivered"], f"{what}: {r['bytes']} bytes, "
+                      f"{r['delivered']} values")
+                check(r["tries_histogram"][0]["values"] == r["delivered"], f"{what}: a value needed more than one read")
+                check(r["verdict"] == ("degraded" if r["delivered"] == 0 else
+                                       "broken" if r["health"]["failed_checks"] else "ok"), f"{what}: verdict {r['verdict']}")
+                iv = max(iv, r["verdict"], key=SEVERITY.index)
+                continue
             over = sum(b["values"] for b in r["tries_histogram"] if b["min_tries"] > r["kernel_retries"])
             check(over == r["values_over_kernel_retries"], f"{what}: values over retries {over}")
             check(0 <= r["failure_rate"] <= 1, f"{what}: failure rate")
@@ -158,7 +209,10 @@ def check_report(rc, doc, args):
             iv = max(iv, r["verdict"], key=SEVERITY.index)
         check(ins["hardware_verdict"] == iv, f"{name}: hardware verdict {ins['hardware_verdict']} != worst run {iv}")
         want_iv = iv if ins["cpuid"] else "hidden"
-        check(ins["verdict"] == want_iv, f"{name}: instruction verdict {ins['verdict']}, expected {want_iv}")
+        if kind == DEVICE and iv == "ok" and doc["confidential_vm"] not in (None, False, "none") and ins["kernel"]["credit"]["host_fed"] \
+                and ins["kernel"]["credit"]["credited"]:
+            want_iv = "host-fed"
+        check(ins["verdict"] == want_iv, f"{name}: source verdict {ins['verdict']}, expected {want_iv}")
         check(ins["contention"]["contended"] <= ins["contention"]["runs"] ==
               len([r for r in ins["runs"] if r["mode"] == "contention"]), f"{name}: contention counts")
         worst = max(worst, ins["verdict"], key=SEVERITY.index)
@@ -173,9 +227,10 @@ def main():
     rc, out, err = run(binary, "--json")
     check(rc in (0, 3, 4), f"default probe exit code {rc}: {err.strip()}")
     doc = check_report(rc, json.loads(out), [])
-    check(len(doc["instructions"]) == 2, "two instructions by default")
+    check([i["kind"] for i in doc["instructions"]] == [CPU, CPU, DEVICE, SEED],
+          f"every source of the table by default: {[i['name'] for i in doc['instructions']]}")
     for ins in doc["instructions"]:
-        if ins["executed"]:
+        if ins["executed"] and ins["kind"] == CPU:
             widths = sorted({r["width"] for r in ins["runs"]})
             check(widths == [16, 32, 64], f"{ins['name']}: widths {widths}")
             modes = {r["mode"] for r in ins["runs"]}
@@ -234,7 +289,7 @@ def main():
         points.append(t)
         t *= 2
     points.append(n)
-    executed = [i["name"] for i in sw["instructions"] if i["executed"]]
+    executed = [i["name"] for i in sw["instructions"] if i["executed"] and i["kind"] == CPU]
     check(sorted(x["instruction"] for x in sw["sweeps"]) == sorted(executed), "one sweep per instruction that executes")
     for x in sw["sweeps"]:
         check([p["threads"] for p in x["points"]] == points, f"sweep {x['instruction']}: points {[p['threads'] for p in x['points']]}")

@@ -50,6 +50,8 @@ int probe_run_device(const RngSource *src, const ProbeLimits *limits, const Heal
                 .end_nsec = t1,
         };
         ret->delivered = ret->attempts = ret->bytes / 8;
+        /* Every value came with the read that asked for it: one try each. */
+        ret->hist[0] = ret->delivered;
         health_feed(&hs, values, ret->delivered);
         explicit_bzero(values, max);
         health_finish(&hs, &ret->health);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -82,13 +83,44 @@ void rng_hwrng_kernel_view(const RngSourceDesc *d, const KernelViewInput *in, Ke
 
 /* --- the bounded reader ---------------------------------------------------------- */
 
+/* A read of the device is made by a thread of its own: a read of
+ * /dev/hwrng can wait inside the kernel whatever O_NONBLOCK says (the hwrng
+ * core's mutex, held by the kernel's own hwrng thread while its device keeps
+ * it waiting). The caller waits for the thread until the deadline and a
+ * short grace, then goes on with what had arrived; a thread still inside
+ * read() is left to finish on its own, and what it gets after that is wiped
+ * and dropped. No cancellation: the job is shared, counted, and freed by
+ * whichever of the two lets go of it last; the thread reads its own
+ * duplicate of the descriptor, so a caller that closes its fd cannot make
+ * the thread read whatever file gets that number next. */
 typedef struct ReadJob {
-        int fd;
-        uint8_t *buf;
+        pthread_mutex_t lock;
+        pthread_cond_t cond;
+        unsigned refs;  /* the caller and the thread */
+        bool done;      /* the thread read all it will */
+        bool abandoned; /* the caller went on without it */
+        int fd;         /* the thread's own duplicate */
         size_t len, got;
         uint64_t deadline;
         int error;
+        uint8_t buf[];
 } ReadJob;
+
+static void read_job_unref(ReadJob *j) {
+        bool last;
+
+        pthread_mutex_lock(&j->lock);
+        last = --j->refs == 0;
+        pthread_mutex_unlock(&j->lock);
+        if (!last)
+                return;
+        if (j->fd >= 0)
+                close(j->fd);
+        explicit_bzero(j->buf, j->len);
+        pthread_cond_destroy(&j->cond);
+        pthread_mutex_destroy(&j->lock);
+        free(j);
+}
 
 static void sleep_until(uint64_t nsec) {
         struct timespec ts = { .tv_sec = (time_t) (nsec / 1000000000u), .tv_nsec = (long) (nsec % 1000000000u) };
@@ -96,59 +128,97 @@ static void sleep_until(uint64_t nsec) {
         (void) clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 }
 
-/* Cancellable in read() and clock_nanosleep(); touches nothing but the job. */
 static void *read_thread(void *userdata) {
         ReadJob *j = userdata;
+        size_t got = 0;
+        int error = 0;
 
-        while (j->got < j->len) {
-                ssize_t n = read(j->fd, j->buf + j->got, j->len - j->got);
+        while (got < j->len) {
+                ssize_t n = read(j->fd, j->buf + got, j->len - got);
+                int e = n < 0 ? errno : 0;
+                bool abandoned;
                 uint64_t now;
 
-                if (n > 0) {
-                        j->got += (size_t) n;
-                        if (now_nsec() >= j->deadline)
-                                break;
-                        continue;
-                }
-                if (n == 0)
-                        break; /* no more: as at the deadline */
-                if (errno == EINTR)
-                        continue;
-                if (errno != EAGAIN) {
-                        j->error = -errno;
+                if (n < 0 && e != EINTR && e != EAGAIN) {
+                        error = -e;
                         break;
                 }
+                pthread_mutex_lock(&j->lock);
+                if (n > 0)
+                        j->got = got += (size_t) n;
+                abandoned = j->abandoned;
+                pthread_mutex_unlock(&j->lock);
+                if (abandoned || n == 0) /* n == 0: no more, as at the deadline */
+                        break;
                 now = now_nsec();
                 if (now >= j->deadline)
                         break;
-                sleep_until(MIN(now + 1000000u, j->deadline));
+                if (e == EAGAIN)
+                        sleep_until(MIN(now + 1000000u, j->deadline));
         }
+        pthread_mutex_lock(&j->lock);
+        j->error = error;
+        j->done = true;
+        pthread_cond_signal(&j->cond);
+        pthread_mutex_unlock(&j->lock);
+        read_job_unref(j);
         return NULL;
 }
 
-/* How long after the deadline a read still inside the kernel is cancelled. */
-#define CANCEL_GRACE_NSEC 20000000u
+/* How long after the deadline the caller waits for a read still inside the
+ * kernel. */
+#define READ_GRACE_NSEC 20000000u
 
 ssize_t rng_hwrng_read_fd(int fd, uint8_t *buf, size_t len, uint64_t deadline_nsec) {
-        ReadJob job = { .fd = fd, .buf = buf, .len = len, .deadline = deadline_nsec };
-        uint64_t until = deadline_nsec + CANCEL_GRACE_NSEC;
+        uint64_t until = deadline_nsec + READ_GRACE_NSEC;
         struct timespec ts = { .tv_sec = (time_t) (until / 1000000000u), .tv_nsec = (long) (until % 1000000000u) };
+        pthread_condattr_t ca;
+        pthread_attr_t ta;
         pthread_t t;
+        ReadJob *j;
+        ssize_t n;
         int r;
 
-        r = pthread_create(&t, NULL, read_thread, &job);
-        if (r != 0)
-                return -r;
-        r = pthread_clockjoin_np(t, NULL, CLOCK_MONOTONIC, &ts);
-        if (r == ETIMEDOUT) {
-                /* Still in read(): the hwrng core's mutex, held by its own
-                 * thread while the device keeps it waiting. */
-                (void) pthread_cancel(t);
-                (void) pthread_join(t, NULL);
+        if (!buf || len == 0)
+                return -EINVAL;
+        j = calloc(1, sizeof(*j) + len);
+        if (!j)
+                return -ENOMEM;
+        *j = (ReadJob) { .refs = 2, .len = len, .deadline = deadline_nsec };
+        j->fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+        if (j->fd < 0) {
+                r = -errno;
+                free(j);
+                return r;
         }
-        if (job.got == 0 && job.error < 0)
-                return job.error;
-        return (ssize_t) job.got;
+        (void) pthread_mutex_init(&j->lock, NULL);
+        (void) pthread_condattr_init(&ca);
+        (void) pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        (void) pthread_cond_init(&j->cond, &ca);
+        (void) pthread_condattr_destroy(&ca);
+
+        (void) pthread_attr_init(&ta);
+        (void) pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
+        r = pthread_create(&t, &ta, read_thread, j);
+        (void) pthread_attr_destroy(&ta);
+        if (r != 0) {
+                j->refs = 1;
+                read_job_unref(j);
+                return -r;
+        }
+
+        pthread_mutex_lock(&j->lock);
+        while (!j->done && pthread_cond_timedwait(&j->cond, &j->lock, &ts) != ETIMEDOUT)
+                ;
+        /* Still in read(), or done: what arrived is all the caller gets. */
+        j->abandoned = true;
+        n = (ssize_t) j->got;
+        memcpy(buf, j->buf, j->got);
+        if (n == 0 && j->done && j->error < 0)
+                n = j->error;
+        pthread_mutex_unlock(&j->lock);
+        read_job_unref(j);
+        return n;
 }
 
 static ssize_t device_read(void *userdata, uint8_t *buf, size_t len, uint64_t deadline_nsec) {

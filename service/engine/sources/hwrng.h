@@ -21,9 +21,9 @@ void rng_hwrng_kernel_view(const RngSourceDesc *d, const KernelViewInput *in, Ke
  * rng_source_use_fd()) non-blocking, waiting 1 ms where it has nothing,
  * until the bytes asked for or the deadline. The hwrng core holds a mutex
  * while its own thread waits for the device (a blocking read): the read
- * runs in a thread of its own, cancelled where it is still inside read()
- * shortly after the deadline, so that nothing the device does makes the
- * probe wait longer. */
+ * runs in a thread of its own, left behind (its late bytes wiped) where it
+ * is still inside read() shortly after the deadline, so that nothing the
+ * device does makes the probe wait longer. */
 extern const RngSource rng_hwrng_form;
 
 /* Whether a device name (rng_current) is one of drivers' (prefixes,

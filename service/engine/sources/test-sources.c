@@ -348,7 +348,8 @@ static void test_boot_seed_view(void) {
 
 /* The device's reader on a pipe: what the writer gave, by the deadline;
  * a read that blocks inside the kernel (a blocking fd, as when the hwrng
- * core's mutex is held) is cancelled shortly after it. */
+ * core's mutex is held) is left behind shortly after it, and its thread
+ * ends when the read returns (the writer closes). */
 static void test_reader(void) {
         uint8_t buf[64];
         int p[2];
@@ -367,7 +368,9 @@ static void test_reader(void) {
         close(p[0]);
         close(p[1]);
 
-        /* A blocking read that never returns: cancelled, nothing read. */
+        /* A blocking read that does not return by the deadline: left
+         * behind, nothing read; closing the caller's fd does not stop the
+         * thread's own duplicate, the writer's close does. */
         CHECK(pipe2(p, O_CLOEXEC) == 0, "pipe");
         t0 = now_nsec();
         n = rng_hwrng_read_fd(p[0], buf, sizeof(buf), t0 + 20 * 1000000ull);
