@@ -102,6 +102,7 @@ static int build_groups(Fleet *f) {
 
                         f->groups[g].verdicts[k][v]++;
                         f->verdicts[k][v]++;
+                        f->shown[k] |= v != _VERDICT_MAX;
                 }
         }
         /* most machines first; the machines' indexes follow */
@@ -246,7 +247,8 @@ void fleet_print(const Fleet *f, FILE *out) {
         }
         fprintf(out, "%-12s  %-*s", "MACHINE", w_host, "HOSTNAME");
         FOREACH_RNG_SOURCE(s)
-                fprintf(out, "  %-11s", rng_source_display_name(s));
+                if (f->shown[s])
+                        fprintf(out, "  %-11s", rng_source_display_name(s));
         fprintf(out, "  %-*s  %-*s  %-*s  %s\n", w_cpu, "CPU", w_ucode, "MICROCODE", w_kernel, "KERNEL", "LAST EVENT");
         for (size_t i = 0; i < f->n; i++) {
                 const FleetMachine *m = &f->machines[i];
@@ -254,7 +256,8 @@ void fleet_print(const Fleet *f, FILE *out) {
                 fprintf(out, "%-12.12s  %-*s", sd_id128_is_null(m->machine_id) ? "unknown" : sd_id128_to_string(m->machine_id, id),
                         w_host, m->hostname[0] ? m->hostname : "-");
                 FOREACH_RNG_SOURCE(s)
-                        fprintf(out, "  %-11s", verdict_name(machine_verdict(m, s)));
+                        if (f->shown[s])
+                                fprintf(out, "  %-11s", verdict_name(machine_verdict(m, s)));
                 fprintf(out, "  %-*s  %-*s  %-*s  %s\n", w_cpu, cpu_id_text(m->cpu, cpu, sizeof(cpu)), w_ucode,
                         m->cpu && m->cpu->microcode[0] ? m->cpu->microcode : "unknown", w_kernel,
                         m->cpu && m->cpu->kernel_release[0] ? m->cpu->kernel_release : "unknown",
@@ -265,12 +268,15 @@ void fleet_print(const Fleet *f, FILE *out) {
         FOREACH_RNG_SOURCE(s) {
                 char counts[256];
 
+                if (!f->shown[s])
+                        continue;
                 verdict_counts(f->verdicts[s], counts, sizeof(counts));
                 fprintf(out, "  %-10s %s\n", rng_source_display_name(s), counts);
         }
         fprintf(out, "\nBy CPU model and microcode:\n  %8s  %-*s  %-*s", "MACHINES", w_cpu, "CPU", w_ucode, "MICROCODE");
         FOREACH_RNG_SOURCE(s)
-                fprintf(out, "  %-24s", rng_source_display_name(s));
+                if (f->shown[s])
+                        fprintf(out, "  %-24s", rng_source_display_name(s));
         fputs("  MODEL NAME\n", out);
         for (size_t g = 0; g < f->n_groups; g++) {
                 const FleetGroup *gr = &f->groups[g];
@@ -280,6 +286,8 @@ void fleet_print(const Fleet *f, FILE *out) {
                 FOREACH_RNG_SOURCE(s) {
                         char counts[256];
 
+                        if (!f->shown[s])
+                                continue;
                         verdict_counts(gr->verdicts[s], counts, sizeof(counts));
                         fprintf(out, "  %-24s", counts);
                 }
@@ -329,7 +337,7 @@ static int counts_to_json(const unsigned *counts, struct json_object **ret) {
         return 0;
 }
 
-static int machine_to_json(const FleetMachine *m, struct json_object **ret) {
+static int machine_to_json(const Fleet *f, const FleetMachine *m, struct json_object **ret) {
         _cleanup_json_ struct json_object *o = NULL, *verdicts = NULL, *status = NULL, *cpu = NULL;
         char id[SD_ID128_STRING_MAX];
         int r;
@@ -344,6 +352,9 @@ static int machine_to_json(const FleetMachine *m, struct json_object **ret) {
         JSON_ADD(o, "last_event_usec", JSON_U64(m->last_usec));
         FOREACH_RNG_SOURCE(s) {
                 int v = machine_verdict(m, s);
+
+                if (!f->shown[s])
+                        continue;
 
                 JSON_ADD(verdicts, rng_source_display_name(s), v < _VERDICT_MAX ? json_object_new_string(verdict_to_string(v)) : NULL);
                 JSON_ADD(status, rng_source_display_name(s), m->probed[s] ? str_or_null(m->probed[s]->instr[s].erratum_status) : NULL);
@@ -367,7 +378,7 @@ int fleet_to_json(const Fleet *f, struct json_object **ret) {
         for (size_t i = 0; i < f->n; i++) {
                 struct json_object *m = NULL;
 
-                r = machine_to_json(&f->machines[i], &m);
+                r = machine_to_json(f, &f->machines[i], &m);
                 if (r < 0)
                         return r;
                 JSON_ADD(machines, NULL, m);
@@ -375,6 +386,8 @@ int fleet_to_json(const Fleet *f, struct json_object **ret) {
         FOREACH_RNG_SOURCE(s) {
                 struct json_object *c = NULL;
 
+                if (!f->shown[s])
+                        continue;
                 r = counts_to_json(f->verdicts[s], &c);
                 if (r < 0)
                         return r;
@@ -389,6 +402,8 @@ int fleet_to_json(const Fleet *f, struct json_object **ret) {
                 FOREACH_RNG_SOURCE(s) {
                         struct json_object *c = NULL;
 
+                        if (!f->shown[s])
+                                continue;
                         r = counts_to_json(f->groups[g].verdicts[s], &c);
                         if (r < 0)
                                 return r;

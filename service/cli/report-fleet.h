@@ -43,6 +43,10 @@ typedef struct Fleet {
         size_t n_groups;
         FleetGroup *groups;                /* most machines first */
         unsigned verdicts[_RNG_SOURCE_MAX][_VERDICT_MAX + 1]; /* machines per source and verdict */
+        /* the sources some machine has a verdict for: the table's and the
+         * JSON's (a fleet of daemons that never probed a source has no
+         * column of "n/a" for it) */
+        bool shown[_RNG_SOURCE_MAX];
         const Report *report;
 } Fleet;
 

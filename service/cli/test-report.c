@@ -471,6 +471,18 @@ static void test_fleet(void) {
         add_probe(&rep, m2, "b", b2, 5001, "RDRAND", "ok", "0x1", "64/single/1=0");
         add_probe(&rep, m1, "a", b1, 4000, "RDSEED", "exhausted", "0x1", "64/single/1=0.5000 64/contention/4@0=0.7000");
         add_probe(&rep, m3, "c", b3, 3000, "RDSEED", "broken", "0x2", "64/single/1=0.2000");
+        /* c alone has an hwrng device: its column is shown; no machine
+         * reports a boot seed: no column of "n/a" for it */
+        {
+                EventFields f = {};
+
+                CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_PROBE_RESULT_STR), 0);
+                CHECK_EQ_INT(event_fields_addf(&f, "RNG_INSTRUCTION=HWRNG"), 0);
+                CHECK_EQ_INT(event_fields_addf(&f, "RNG_KIND=hwrng-device"), 0);
+                CHECK_EQ_INT(event_fields_addf(&f, "RNG_VERDICT=ok"), 0);
+                CHECK_EQ_INT(report_add_machine_entry(&rep, m3, "c", b3, 3001, &f), 0);
+                event_fields_done(&f);
+        }
         CHECK(panels, "calloc");
         CHECK_EQ_INT(fleet_build(&rep, &fleet), 0);
         CHECK_EQ_U64(fleet.n, 3);
@@ -489,12 +501,14 @@ static void test_fleet(void) {
         out = open_memstream(&text, &len);
         fleet_print(&fleet, out);
         fclose(out);
-        CHECK(text && strstr(text, "\n020000000000  b         ok           ok           n/a          n/a          GenuineIntel 0x6/0x8f/0x8  0x1        6.12.57  "),
+        CHECK(text && strstr(text, "\n020000000000  b         ok           ok           n/a          GenuineIntel 0x6/0x8f/0x8  0x1        6.12.57  "),
               "b's line:\n%s", text);
         CHECK(text && strstr(text, "\n3 machines.\n"), "count");
         CHECK(text && strstr(text, "  RDSEED     broken 1, exhausted 1, ok 1\n"), "by verdict:\n%s", text);
-        /* the device and the seed are sources of the table too: none of the three has a result */
-        CHECK(text && strstr(text, "  HWRNG      n/a 3\n") && strstr(text, "  BOOT_SEED  n/a 3\n"), "by verdict:\n%s", text);
+        CHECK(text && strstr(text, "  HWRNG      ok 1, n/a 2\n"), "by verdict:\n%s", text);
+        CHECK(text && strstr(text, "\n030000000000  c         n/a          broken       ok           GenuineIntel"),
+              "c's line:\n%s", text);
+        CHECK(text && !strstr(text, "BOOT_SEED"), "a source no machine reports is shown:\n%s", text);
         CHECK(text && escape_check_output(text, len, true), "text not safe");
 
         CHECK_EQ_INT(fleet_to_json(&fleet, &j), 0);
@@ -505,6 +519,10 @@ static void test_fleet(void) {
         CHECK(strcmp(json_object_get_string(json_object_object_get(json_object_object_get(m, "verdicts"), "RDSEED")), "ok") == 0,
               "b's RDSEED");
         CHECK(json_object_get_int(json_object_object_get(m, "boots")) == 2, "b's boots");
+        CHECK(json_object_object_get_ex(json_object_object_get(m, "verdicts"), "HWRNG", NULL) &&
+              !json_object_object_get(json_object_object_get(m, "verdicts"), "HWRNG"), "b's HWRNG: null");
+        CHECK(!json_object_object_get_ex(json_object_object_get(m, "verdicts"), "BOOT_SEED", NULL), "b's BOOT_SEED shown");
+        CHECK(!json_object_object_get_ex(json_object_object_get(j, "by_verdict"), "BOOT_SEED", NULL), "BOOT_SEED counted");
         json_object_put(j);
 
         /* the figure: group 0 (a and b) has RDSEED 64-bit at 1 thread
