@@ -11,7 +11,9 @@
 #include "log.h"
 #include "macro.h"
 #include "parse-util.h"
+#include "fileio.h"
 #include "probe-json.h"
+#include "probe-plot.h"
 #include "probe-sequence.h"
 #include "probe-table.h"
 #include "time-util.h"
@@ -77,6 +79,9 @@ void probe_help(FILE *f) {
                 "  --sweep                           Measure each instruction and width at 1, 2, 4, ...\n"
                 "                                    threads up to --threads (default: all usable\n"
                 "                                    CPUs); 100ms per point unless --duration/--count\n"
+                "  --svg FILE                        With --sweep: also draw the failed tries against the\n"
+                "                                    threads as an SVG figure in FILE (one panel per\n"
+                "                                    package; only a regular file is replaced)\n"
                 "  --json                            Machine-readable output (schema rng-health.probe/3)\n"
                 "  -h --help                         Show this help\n"
                 "\n"
@@ -102,7 +107,8 @@ void probe_help(FILE *f) {
                 "  1  runtime error\n"
                 "  2  usage error\n"
                 "  3  worst verdict exhausted\n"
-                "  4  worst verdict broken\n",
+                "  4  worst verdict broken\n"
+                "  73 the --svg FILE cannot be written (not a regular file, no such directory)\n",
                 names);
 }
 
@@ -112,7 +118,7 @@ static int usage_error(const char *fmt, const char *opt, const char *value) {
 }
 
 enum { ARG_INSTRUCTION = 0x100, ARG_WIDTH, ARG_THREADS, ARG_DURATION, ARG_COUNT, ARG_JSON, ARG_KERNEL_RETRIES,
-       ARG_SWEEP };
+       ARG_SWEEP, ARG_SVG };
 
 /* "OPT: invalid value 'VALUE' (expected EXPECT)", EXPECT in the words the
  * configuration's error uses too (probe.h). */
@@ -225,6 +231,7 @@ int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
                 { "count", required_argument, NULL, ARG_COUNT },
                 { "json", no_argument, NULL, ARG_JSON },
                 { "sweep", no_argument, NULL, ARG_SWEEP },
+                { "svg", required_argument, NULL, ARG_SVG },
                 { "kernel-retries", required_argument, NULL, ARG_KERNEL_RETRIES },
                 { "help", no_argument, NULL, 'h' },
                 {},
@@ -248,6 +255,13 @@ int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
                 case ARG_SWEEP:
                         ret->sweep = true;
                         break;
+                case ARG_SVG:
+                        if (ret->svg)
+                                return usage_error("%s: given twice (it takes one value)%s", "--svg", "");
+                        if (!optarg[0])
+                                return usage_error("%s: missing value%s", "--svg", "");
+                        ret->svg = optarg;
+                        break;
                 case ARG_INSTRUCTION:
                 case ARG_WIDTH:
                 case ARG_THREADS:
@@ -267,6 +281,8 @@ int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
         }
         if (optind < argc)
                 return usage_error("%s: unexpected argument%s", argv[optind], "");
+        if (ret->svg && !ret->sweep)
+                return usage_error("%s: only with --sweep (the figure is the sweep's)%s", "--svg", "");
 
         /* A deliberate stress test: --duration alone lifts the draw cap,
          * --count alone lifts the time budget. */
@@ -307,6 +323,38 @@ static void threads_capped(unsigned requested, unsigned usable, void *userdata) 
                 requested, usable, usable == 1 ? " is" : "s are", (const char *) userdata);
 }
 
+/* "rng-health probe: --svg: PATH: is a directory, not a file": escaped. */
+static int svg_error(const char *path, int r) {
+        char what[512];
+
+        snprintf(what, sizeof(what), "--svg: cannot write '%%s': %s", r == -ENOENT ? "no such directory"
+                                                                      : input_error_to_string(r));
+        (void) cli_usage_error("rng-health probe", what, path, NULL);
+        return EXIT_CANTCREAT;
+}
+
+/* The sweep's figure (--svg). */
+static int write_svg(const ProbeArgs *args, const ProbeSweepReport *report) {
+        _cleanup_free_ PlotPanel *panels = calloc(PLOT_PANELS_MAX, sizeof(PlotPanel));
+        char title[256];
+        CpuId cpu;
+        size_t n;
+        int r;
+
+        if (!panels)
+                return svg_error(args->svg, -ENOMEM);
+        n = probe_sweep_panels(report, panels);
+        if (n == 0) {
+                (void) cli_usage_error("rng-health probe", "--svg: nothing was swept, no figure written to '%s'", args->svg,
+                                       NULL);
+                return EXIT_CANTCREAT;
+        }
+        probe_sweep_plot_title(cpu_id_read(NULL, &cpu) >= 0 ? &cpu : NULL, title, sizeof(title));
+        r = plot_write(args->svg, title, panels, n,
+                       "Each point: one contention run, its threads pinned within one package, over their common window.");
+        return r < 0 ? svg_error(args->svg, r) : EXIT_PROBE_OK;
+}
+
 static int run_sweep(const ProbeArgs *args, ProbeSequence *seq) {
         _cleanup_json_ struct json_object *j = NULL;
         _cleanup_free_ ProbeSweepReport *report = malloc(sizeof(ProbeSweepReport));
@@ -316,6 +364,9 @@ static int run_sweep(const ProbeArgs *args, ProbeSequence *seq) {
                 log_error_errno(-ENOMEM, "sweep: out of memory");
                 return EXIT_PROBE_ERROR;
         }
+        /* Before the measurement: a FILE that cannot be written is said at once. */
+        if (args->svg && (r = plot_check_path(args->svg)) < 0)
+                return svg_error(args->svg, r);
         seq->userdata = (void *) "the sweep goes up to all of them";
         r = probe_sequence_sweep(&args->params, seq, report);
         if (r < 0) {
@@ -335,7 +386,7 @@ static int run_sweep(const ProbeArgs *args, ProbeSequence *seq) {
                 log_error_errno(-EIO, "failed to write output");
                 return EXIT_PROBE_ERROR;
         }
-        return EXIT_PROBE_OK;
+        return args->svg ? write_svg(args, report) : EXIT_PROBE_OK;
 }
 
 int verb_probe(int argc, char *argv[]) {

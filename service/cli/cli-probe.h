@@ -19,6 +19,7 @@ typedef struct ProbeArgs {
         bool json;
         bool help;
         bool sweep;
+        const char *svg;  /* --svg FILE (with --sweep) */
 } ProbeArgs;
 
 /* Parse `probe` arguments (argv[0] is "probe"). On error prints one line

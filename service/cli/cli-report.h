@@ -12,7 +12,12 @@ typedef struct ReportArgs {
         ReportFilter filter;
         bool json;
         bool help;
+        bool fleet;
+        const char *svg;   /* --svg FILE (with --fleet) */
 } ReportArgs;
+
+/* Frees what report_parse_args() allocated (the --file list). */
+void report_args_done(ReportArgs *a);
 
 /* "2026-12-03 06:00:00", "2026-12-03", "today", "yesterday", "-6h",
  * "-30min", "-2d" (relative to now_usec). Realtime microseconds. */

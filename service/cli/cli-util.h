@@ -27,3 +27,10 @@ void cli_print_wrapped(FILE *f, size_t col, size_t indent, size_t width, const c
 /* Flushes f (stdout); on a write error (--help > /dev/full) logs "failed
  * to write output" once and returns -errno. */
 int cli_flush(FILE *f);
+
+/* The exit status of `probe --sweep --svg FILE` and `report --fleet --svg
+ * FILE` when the figure cannot be written there (sysexits.h's
+ * EX_CANTCREAT): one meaning for both (tests/host/check-man). */
+enum {
+        EXIT_CANTCREAT = 73,
+};

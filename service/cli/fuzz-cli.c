@@ -74,6 +74,16 @@ static void check_report(int argc, char **argv) {
                 return;
         FUZZ_ASSERT(!a.filter.boot_is_id || a.filter.boot);
         FUZZ_ASSERT(a.filter.boot_offset <= 0 && a.filter.boot_offset > -100000);
+        /* one source; a boot offset only on this machine's journal; the
+         * figure only with --fleet; the file list NULL-terminated */
+        FUZZ_ASSERT(!(a.filter.directory && a.filter.n_files > 0));
+        FUZZ_ASSERT(!(a.filter.directory || a.filter.n_files > 0) || !a.filter.boot || a.filter.boot_is_id);
+        FUZZ_ASSERT(!a.svg || (a.fleet && a.svg[0]));
+        FUZZ_ASSERT(!a.filter.directory || a.filter.directory[0]);
+        FUZZ_ASSERT(a.filter.n_files == 0 || a.filter.files[a.filter.n_files] == NULL);
+        for (size_t k = 0; k < a.filter.n_files; k++)
+                FUZZ_ASSERT(a.filter.files[k][0]);
+        report_args_done(&a);
 }
 
 static void check_monitor(int argc, char **argv) {

@@ -181,6 +181,7 @@ int probe_run_to_json(const ProbeRun *r, struct json_object **ret) {
         JSON_ADD(o, "width", json_object_new_int((int) r->width));
         JSON_ADD(o, "mode", JSON_STR(probe_mode_to_string(r->mode)));
         JSON_ADD(o, "threads", json_object_new_int((int) r->threads));
+        JSON_ADD(o, "package", r->package >= 0 ? json_object_new_int(r->package) : NULL);
         JSON_ADD(o, "verdict", JSON_STR(verdict_to_string(r->verdict)));
         JSON_ADD(o, "attempts", JSON_U64(r->attempts));
         JSON_ADD(o, "failures", JSON_U64(r->failures));

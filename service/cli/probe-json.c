@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "json-util.h"
 #include "macro.h"
@@ -80,7 +81,33 @@ static int cpu_to_json(const ProbeReport *r, struct json_object **ret) {
         JSON_ADD(o, "model", r->cpu.have_fms ? JSON_U64(r->cpu.model) : NULL);
         JSON_ADD(o, "stepping", r->cpu.have_fms ? JSON_U64(r->cpu.stepping) : NULL);
         JSON_ADD(o, "microcode", r->cpu.have_microcode ? revision_to_json(r->cpu.microcode) : NULL);
+        JSON_ADD(o, "model_name", r->cpu.model_name[0] ? JSON_STR(r->cpu.model_name) : NULL);
         *ret = TAKE_PTR(o);
+        return 0;
+}
+
+/* The used CPUs' packages: [{ "id": 0, "cpus": [0, 1] }, ...]; null where
+ * the topology is unknown. */
+static int packages_to_json(const ProbeCpus *c, struct json_object **ret) {
+        _cleanup_json_ struct json_object *a = NULL;
+        int k;
+
+        *ret = NULL;
+        if (c->n_packages == 0)
+                return 0;
+        k = json_new_array(&a);
+        if (k < 0)
+                return k;
+        for (unsigned p = 0; p < c->n_packages; p++) {
+                _cleanup_json_ struct json_object *o = NULL, *cpus = NULL;
+
+                if ((k = json_new_object(&o)) < 0 || (k = cpu_set_to_json(&c->package_cpus[p], &cpus)) < 0)
+                        return k;
+                JSON_ADD(o, "id", json_object_new_int(c->package_id[p]));
+                JSON_ADD(o, "cpus", TAKE_PTR(cpus));
+                JSON_ADD(a, NULL, TAKE_PTR(o));
+        }
+        *ret = TAKE_PTR(a);
         return 0;
 }
 
@@ -97,7 +124,7 @@ static int cpus_to_json(const ProbeCpus *c, struct json_object **ret) {
                 { "skipped_forbidden", offsetof(ProbeCpus, skipped_forbidden) },
                 { "skipped_pin_failed", offsetof(ProbeCpus, skipped_pin_failed) },
         };
-        _cleanup_json_ struct json_object *cpus = NULL;
+        _cleanup_json_ struct json_object *cpus = NULL, *packages = NULL;
         int k;
 
         k = json_new_object(&cpus);
@@ -112,6 +139,11 @@ static int cpus_to_json(const ProbeCpus *c, struct json_object **ret) {
                 JSON_ADD(cpus, sets[i].name, a);
         }
         JSON_ADD(cpus, "contention", json_object_new_boolean(c->contention));
+        k = packages_to_json(c, &packages);
+        if (k < 0)
+                return k;
+        JSON_ADD(cpus, "packages", TAKE_PTR(packages));
+        JSON_ADD(cpus, "topology_error", c->topology_error < 0 ? JSON_STR(strerror(-c->topology_error)) : NULL);
         *ret = TAKE_PTR(cpus);
         return 0;
 }
@@ -212,6 +244,7 @@ static int params_to_json(const ProbeReport *r, struct json_object **ret) {
 static int instruction_to_json(const ProbeReport *r, const ProbeSourceResult *in, struct json_object **ret) {
         _cleanup_json_ struct json_object *e = NULL, *k = NULL, *runs = NULL, *contention = NULL, *erratum = NULL,
                                           *fixed = NULL, *credit = NULL;
+        char status[160];
         int q;
 
         if ((q = json_new_object(&e)) < 0 || (q = kernel_state_to_json(&in->kernel, &k)) < 0 ||
@@ -237,6 +270,8 @@ static int instruction_to_json(const ProbeReport *r, const ProbeSourceResult *in
         JSON_ADD(e, "kernel", TAKE_PTR(k));
         JSON_ADD(e, "erratum", TAKE_PTR(erratum));
         JSON_ADD(e, "erratum_fixed", TAKE_PTR(fixed));
+        JSON_ADD(e, "erratum_status", JSON_STR(erratum_status_format(r->have_cpu ? &r->cpu : NULL, in->instruction,
+                                                                     status, sizeof(status))));
         for (unsigned j = 0; j < in->n_runs; j++) {
                 struct json_object *rj = NULL;
 
@@ -267,6 +302,7 @@ int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
         JSON_ADD(o, "kernel_log", JSON_STR(kernel_log_state_to_string(r->kernel_log)));
         JSON_ADD(o, "wall_usec", JSON_U64(r->wall_nsec / 1000));
         JSON_ADD(o, "cpu", TAKE_PTR(cpu));
+        JSON_ADD(o, "kernel_release", r->kernel_release[0] ? JSON_STR(r->kernel_release) : NULL);
         JSON_ADD(o, "params", TAKE_PTR(params));
         JSON_ADD(o, "cpus", TAKE_PTR(cpus));
         JSON_ADD(o, "confidential_vm", json_object_new_boolean(r->confidential_vm));
@@ -321,6 +357,7 @@ static int sweep_to_json(const ProbeSweep *sw, struct json_object **ret) {
                 return k;
         JSON_ADD(e, "instruction", JSON_STR(rng_source_name(sw->instruction)));
         JSON_ADD(e, "width", json_object_new_int((int) sw->width));
+        JSON_ADD(e, "package", sw->package >= 0 ? json_object_new_int(sw->package) : NULL);
         JSON_ADD(e, "kernel_retries", JSON_U64(sw->kernel_retries));
         for (unsigned j = 0; j < sw->n_points; j++) {
                 struct json_object *pt = NULL;

@@ -64,17 +64,62 @@ static const char *overlap_column(const ProbeRun *run, char *buf, size_t len) {
         return buf;
 }
 
+/* "CPU: GenuineIntel family 0x6 model 0x8f stepping 0x8, microcode
+ * 0x2b000620 (Intel(R) Xeon(R) ...); kernel 6.12.57" where known, and the
+ * packages. */
+static void print_cpu(const ProbeReport *r, FILE *f) {
+        CpuAttribution a;
+
+        cpu_attribution_from_id(r->have_cpu ? &r->cpu : NULL, &a);
+        if (a.vendor[0] || a.family[0]) {
+                fprintf(f, "CPU: %s", a.vendor[0] ? a.vendor : "unknown vendor");
+                if (a.family[0])
+                        fprintf(f, " family %s model %s stepping %s", a.family, a.model, a.stepping);
+                fprintf(f, ", microcode %s", a.microcode[0] ? a.microcode : "unknown");
+                if (a.model_name[0])
+                        fprintf(f, " (%s)", a.model_name);
+                if (r->kernel_release[0])
+                        fprintf(f, "; kernel %s", r->kernel_release);
+                fputc('\n', f);
+        }
+        if (r->cpus.n_packages > 1) {
+                fprintf(f, "Packages:");
+                for (unsigned p = 0; p < r->cpus.n_packages; p++) {
+                        char list[256];
+
+                        format_cpu_set(&r->cpus.package_cpus[p], list, sizeof(list));
+                        fprintf(f, "%s %d (CPUs %s)", p ? "," : "", r->cpus.package_id[p], list);
+                }
+                fputc('\n', f);
+        }
+}
+
+/* "single", "contention", "contention@1": within package 1. */
+static const char *mode_column(const ProbeRun *run, char *buf, size_t len) {
+        snprintf(buf, len, "%s", probe_mode_to_string(run->mode));
+        if (run->mode == PROBE_CONTENTION && run->package >= 0)
+                snprintf(buf, len, "%s@%d", probe_mode_to_string(run->mode), run->package);
+        return buf;
+}
+
 /* "Verdict: ..." and the CPUs a contention run skipped. */
 static void print_header(const ProbeReport *r, unsigned n_runs, FILE *f) {
         fprintf(f, "Verdict: %s  (%u run%s in %.1f ms; ", verdict_to_string(r->verdict), n_runs,
                 n_runs == 1 ? "" : "s", r->wall_nsec / 1e6);
         if (n_runs == 0)
                 fprintf(f, "nothing to probe)\n\n");
+        else if (r->cpus.contention && r->cpus.n_packages > 1)
+                fprintf(f, "contention runs per package on %d CPUs of %u packages)\n", CPU_COUNT(&r->cpus.used),
+                        r->cpus.n_packages);
         else if (r->cpus.contention)
-                fprintf(f, "contention runs on %d CPU%s)\n\n", CPU_COUNT(&r->cpus.used),
+                fprintf(f, "contention runs on %d CPU%s)\n", CPU_COUNT(&r->cpus.used),
                         CPU_COUNT(&r->cpus.used) == 1 ? "" : "s");
+        else if (r->cpus.n_packages > 1)
+                fprintf(f, "no contention run: no package has 2 used CPUs)\n");
         else
-                fprintf(f, "no contention run)\n\n");
+                fprintf(f, "no contention run)\n");
+        print_cpu(r, f);
+        fputc('\n', f);
 
         static const struct {
                 const char *what;
@@ -154,7 +199,7 @@ static void print_instructions(const ProbeReport *r, FILE *f) {
 }
 
 static void print_runs(const ProbeReport *r, FILE *f) {
-        fprintf(f, "\n%-12s %-9s %5s %-10s %3s %-8s %10s %10s %7s %17s %6s %6s %8s %8s %11s  %s\n",
+        fprintf(f, "\n%-12s %-9s %5s %-13s %3s %-8s %10s %10s %7s %17s %6s %6s %8s %8s %11s  %s\n",
                 "VERDICT", "SOURCE", "WIDTH", "MODE", "THR", "OVERLAP", "TRIES", "FAILED", "FAIL%", "95% CI (FAIL%)",
                 "STREAK", ">KTRY", "VALUES/s", "BYTES/s", "CYC p50/p99", "CHECKS");
         FOREACH_RNG_SOURCE(i) {
@@ -162,7 +207,7 @@ static void print_runs(const ProbeReport *r, FILE *f) {
 
                 for (unsigned j = 0; j < in->n_runs; j++) {
                         const ProbeRun *run = &in->runs[j];
-                        char vps[16], bps[16], ci[48], lo[16], hi[16], lat[32], checks[384], ov[16];
+                        char vps[16], bps[16], ci[48], lo[16], hi[16], lat[32], checks[384], ov[16], mode[24];
 
                         snprintf(ci, sizeof(ci), "%s-%s", format_percent_column(run->failure_ci_low, lo, sizeof(lo)),
                                  format_percent_column(run->failure_ci_high, hi, sizeof(hi)));
@@ -174,10 +219,10 @@ static void print_runs(const ProbeReport *r, FILE *f) {
                                 snprintf(checks, sizeof(checks), "pass");
                         else
                                 health_result_format(&run->health, checks, sizeof(checks));
-                        fprintf(f, "%-12s %-9s %5u %-10s %3u %-8s %10" PRIu64 " %10" PRIu64 " %6.2f%% %17s %6" PRIu64
+                        fprintf(f, "%-12s %-9s %5u %-13s %3u %-8s %10" PRIu64 " %10" PRIu64 " %6.2f%% %17s %6" PRIu64
                                 " %6" PRIu64 " %8s %8s %11s  %s\n",
                                 verdict_to_string(run->verdict), rng_source_display_name(i), run->width,
-                                probe_mode_to_string(run->mode), run->threads, overlap_column(run, ov, sizeof(ov)),
+                                mode_column(run, mode, sizeof(mode)), run->threads, overlap_column(run, ov, sizeof(ov)),
                                 run->attempts, run->failures,
                                 run->failure_rate * 100, ci, run->longest_failure_streak,
                                 probe_run_retry_exhausted(run),
@@ -278,8 +323,10 @@ void probe_sweep_print_table(const ProbeSweepReport *r, FILE *f) {
                 const KernelSourceState *ks = &r->kernel[sw->instruction];
                 char kloop[32];
 
-                fprintf(f, "\n%s %u-bit (kernel: %s)\n", rng_source_display_name(sw->instruction), sw->width,
-                        kernel_summary(ks, kbuf, sizeof(kbuf)));
+                fprintf(f, "\n%s %u-bit", rng_source_display_name(sw->instruction), sw->width);
+                if (r->cpus.n_packages > 1 && sw->package >= 0)
+                        fprintf(f, " in package %d", sw->package);
+                fprintf(f, " (kernel: %s)\n", kernel_summary(ks, kbuf, sizeof(kbuf)));
                 snprintf(kloop, sizeof(kloop), "KLOOP(%" PRIu64 ")", sw->kernel_retries);
                 fprintf(f, "%7s %11s %8s %17s %12s %12s %9s %8s\n", "THREADS", "TRIES", "FAIL%", "95% CI (FAIL%)",
                         "1-TRY LOOP", kloop, "VALUES/s", "OVERLAP");

@@ -3,6 +3,7 @@
 /* report's output: a block per boot, or JSON (schema rng-health.report/1). */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <inttypes.h>
 #include <string.h>
 #include <time.h>
@@ -50,6 +51,8 @@ static void print_instruction(const ReportInstruction *in, RngSourceId k, FILE *
                         plural(in->kernel_retries, "try", "tries"), in->max_fail_streak);
         else
                 fprintf(f, "not probed");
+        if (in->erratum_status[0] && strcmp(in->erratum_status, "none") != 0 && strcmp(in->erratum_status, "unknown") != 0)
+                fprintf(f, "; erratum %s", in->erratum_status);
         if (in->unavailable[0])
                 fprintf(f, "%s%s", in->verdict[0] ? "; " : ": ",
                         strcmp(in->unavailable, "kernel") == 0       ? "disabled by the kernel"
@@ -94,6 +97,18 @@ static void print_kernel(const ReportBoot *b, FILE *f) {
         }
 }
 
+/* "CPU: AuthenticAMD 0x19/0x11/0x1 (AMD EPYC), microcode 0x1000065; kernel 6.12.57" */
+static void print_cpu(const ReportBoot *b, FILE *f) {
+        const ReportCpu *c = &b->cpu;
+
+        if (!c->vendor[0] && !c->kernel_release[0])
+                return;
+        fprintf(f, "  CPU:                   %s %s/%s/%s%s%s%s, microcode %s; kernel %s\n", c->vendor[0] ? c->vendor : "unknown",
+                c->family[0] ? c->family : "?", c->model[0] ? c->model : "?", c->stepping[0] ? c->stepping : "?",
+                c->model_name[0] ? " (" : "", c->model_name, c->model_name[0] ? ")" : "",
+                c->microcode[0] ? c->microcode : "unknown", c->kernel_release[0] ? c->kernel_release : "unknown");
+}
+
 static void print_boot(const ReportBoot *b, bool first, sd_id128_t current_boot, FILE *f) {
         char id[SD_ID128_STRING_MAX], t1[64], t2[64];
 
@@ -104,6 +119,7 @@ static void print_boot(const ReportBoot *b, bool first, sd_id128_t current_boot,
         fprintf(f, "  Last verdict:          %s\n", b->verdict[0] ? b->verdict : "n/a");
         fprintf(f, "  Confidential VM:       %s\n", b->cvm[0] ? b->cvm : "n/a");
         fprintf(f, "  FailOn:                %s\n", b->fail_on[0] ? b->fail_on : "none");
+        print_cpu(b, f);
         FOREACH_RNG_SOURCE(k)
                 if (b->instr[k].seen)
                         print_instruction(&b->instr[k], k, f);
@@ -125,11 +141,49 @@ static void print_boot(const ReportBoot *b, bool first, sd_id128_t current_boot,
         print_kernel(b, f);
 }
 
+/* Every boot of the machine of boots[first] (the same machine ID), from
+ * first on, in the order first seen; done[] marks them. */
+static void print_machine(const Report *r, size_t first, bool *done, sd_id128_t current_boot, FILE *f) {
+        const ReportBoot *m = &r->boots[first];
+        char id[SD_ID128_STRING_MAX];
+        const char *host = m->hostname;
+        unsigned n = 0;
+
+        /* the hostname of its latest boot */
+        for (size_t i = first; i < r->n_boots; i++)
+                if (sd_id128_equal(r->boots[i].machine_id, m->machine_id) && r->boots[i].last_usec >= m->last_usec &&
+                    r->boots[i].hostname[0])
+                        host = r->boots[i].hostname;
+        for (size_t i = first; i < r->n_boots; i++)
+                n += sd_id128_equal(r->boots[i].machine_id, m->machine_id);
+        fprintf(f, "%sMachine %s (%s): %u boot%s\n", first == 0 ? "" : "\n",
+                sd_id128_is_null(m->machine_id) ? "unknown" : sd_id128_to_string(m->machine_id, id),
+                host[0] ? host : "no hostname", n, n == 1 ? "" : "s");
+        for (size_t i = first; i < r->n_boots; i++)
+                if (!done[i] && sd_id128_equal(r->boots[i].machine_id, m->machine_id)) {
+                        done[i] = true;
+                        fputc('\n', f);
+                        print_boot(&r->boots[i], true, current_boot, f);
+                }
+}
+
 void report_print(const Report *r, sd_id128_t current_boot, FILE *f) {
         if (r->n_boots == 0)
                 fputs("No rng-health events in the journal.\n", f);
-        for (size_t i = 0; i < r->n_boots; i++)
-                print_boot(&r->boots[i], i == 0, current_boot, f);
+        if (r->by_machine) {
+                _cleanup_free_ bool *done = calloc(MAX(r->n_boots, 1u), sizeof(bool));
+
+                for (size_t i = 0; i < r->n_boots; i++)
+                        if (!done || !done[i]) {
+                                if (!done) { /* out of memory: ungrouped */
+                                        print_boot(&r->boots[i], i == 0, current_boot, f);
+                                        continue;
+                                }
+                                print_machine(r, i, done, current_boot, f);
+                        }
+        } else
+                for (size_t i = 0; i < r->n_boots; i++)
+                        print_boot(&r->boots[i], i == 0, current_boot, f);
         print_foreign(r, f);
 }
 
@@ -156,6 +210,27 @@ static int kernel_to_json(const ReportBoot *b, struct json_object **ret) {
         return 0;
 }
 
+/* The CPU of a boot's probe results; *ret NULL (JSON null) where none named it. */
+static int cpu_to_json(const ReportCpu *c, struct json_object **ret) {
+        _cleanup_json_ struct json_object *o = NULL;
+        int r;
+
+        *ret = NULL;
+        if (!c->vendor[0] && !c->family[0])
+                return 0;
+        r = json_new_object(&o);
+        if (r < 0)
+                return r;
+        JSON_ADD(o, "vendor", str_or_null(c->vendor));
+        JSON_ADD(o, "family", str_or_null(c->family));
+        JSON_ADD(o, "model", str_or_null(c->model));
+        JSON_ADD(o, "stepping", str_or_null(c->stepping));
+        JSON_ADD(o, "microcode", str_or_null(c->microcode));
+        JSON_ADD(o, "model_name", str_or_null(c->model_name));
+        *ret = TAKE_PTR(o);
+        return 0;
+}
+
 static int instruction_to_json(const ReportInstruction *in, struct json_object **ret) {
         _cleanup_json_ struct json_object *i = NULL;
         int r;
@@ -172,6 +247,7 @@ static int instruction_to_json(const ReportInstruction *in, struct json_object *
         JSON_ADD(i, "kernel_retries", JSON_U64(in->kernel_retries));
         JSON_ADD(i, "max_fail_streak", JSON_U64(in->max_fail_streak));
         JSON_ADD(i, "unavailable", str_or_null(in->unavailable));
+        JSON_ADD(i, "erratum_status", str_or_null(in->erratum_status));
         JSON_ADD(i, "device", str_or_null(in->device));
         JSON_ADD(i, "credited", in->credited[0] ? json_object_new_boolean(strcmp(in->credited, "yes") == 0) : NULL);
         JSON_ADD(i, "credit_quality", in->credited[0] ? JSON_U64(in->credit_quality) : NULL);
@@ -182,12 +258,15 @@ static int instruction_to_json(const ReportInstruction *in, struct json_object *
 }
 
 static int boot_to_json(const ReportBoot *b, sd_id128_t current, struct json_object **ret) {
-        _cleanup_json_ struct json_object *o = NULL, *instr = NULL, *kernel = NULL;
+        _cleanup_json_ struct json_object *o = NULL, *instr = NULL, *kernel = NULL, *cpu = NULL;
         char id[SD_ID128_STRING_MAX];
         int r;
 
-        if ((r = json_new_object(&o)) < 0 || (r = json_new_object(&instr)) < 0 || (r = kernel_to_json(b, &kernel)) < 0)
+        if ((r = json_new_object(&o)) < 0 || (r = json_new_object(&instr)) < 0 || (r = kernel_to_json(b, &kernel)) < 0 ||
+            (r = cpu_to_json(&b->cpu, &cpu)) < 0)
                 return r;
+        JSON_ADD(o, "machine_id", sd_id128_is_null(b->machine_id) ? NULL : json_object_new_string(sd_id128_to_string(b->machine_id, id)));
+        JSON_ADD(o, "hostname", str_or_null(b->hostname));
         JSON_ADD(o, "boot_id", json_object_new_string(sd_id128_to_string(b->boot_id, id)));
         JSON_ADD(o, "current", json_object_new_boolean(sd_id128_equal(b->boot_id, current)));
         JSON_ADD(o, "first_usec", JSON_U64(b->first_usec));
@@ -203,6 +282,8 @@ static int boot_to_json(const ReportBoot *b, sd_id128_t current, struct json_obj
         JSON_ADD(o, "policy_failures", JSON_U64(b->policy_failures));
         JSON_ADD(o, "exit_status", b->exit_status >= 0 ? json_object_new_int(b->exit_status) : NULL);
         JSON_ADD(o, "kernel", TAKE_PTR(kernel));
+        JSON_ADD(o, "cpu", TAKE_PTR(cpu));
+        JSON_ADD(o, "kernel_release", str_or_null(b->cpu.kernel_release));
         JSON_ADD(o, "crng_ready", b->crng_ready[0] ? json_object_new_boolean(strcmp(b->crng_ready, "yes") == 0) : NULL);
         JSON_ADD(o, "crng_init_usec", strcmp(b->crng_ready, "yes") == 0 ? JSON_U64(b->crng_init_usec) : NULL);
         JSON_ADD(o, "crng_stage", str_or_null(b->crng_stage));

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
 #include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cvm.h"
@@ -46,6 +48,8 @@ static const struct {
         { "RNG_OWN_PROBE", 1 },
         { "RNG_ROUTINE", 1 },
         { "RNG_INTERVAL_USEC", UINT64_MAX },
+        { "RNG_PACKAGE", INT32_MAX },
+        { "RNG_PACKAGES", 4096 },
         { "RNG_CRNG_INIT_USEC", UINT64_MAX },
         { "RNG_CREDIT_QUALITY", 1024 },
         { "RNG_BYTES", UINT64_MAX },
@@ -115,6 +119,39 @@ static bool verdict_valid(const char *v) {
         return verdict_from_string(v) >= 0;
 }
 
+static bool rates_valid(const char *v) {
+        return report_parse_rates(v, NULL, NULL) >= 0;
+}
+
+/* A word of 1..max letters and digits: the CPU's identity is a key the
+ * fleet groups machines by ("0x1a", "r1p1" on arm64). */
+static bool token_valid(const char *v, size_t max) {
+        size_t n = strlen(v);
+
+        if (n == 0 || n > max)
+                return false;
+        for (; *v; v++)
+                if (!((*v >= '0' && *v <= '9') || (*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z')))
+                        return false;
+        return true;
+}
+
+static bool vendor_valid(const char *v) { return token_valid(v, 15); }
+static bool fms_valid(const char *v) { return token_valid(v, 11); }
+static bool microcode_valid(const char *v) { return token_valid(v, 19); }
+
+/* uname -r: printable, no space. */
+static bool release_valid(const char *v) {
+        size_t n = strlen(v);
+
+        if (n == 0 || n > 95)
+                return false;
+        for (; *v; v++)
+                if ((unsigned char) *v <= 0x20 || (unsigned char) *v >= 0x7f)
+                        return false;
+        return true;
+}
+
 /* The word fields report reads, and what the daemon writes in them. */
 static const struct {
         const char *name;
@@ -124,6 +161,13 @@ static const struct {
         { "RNG_FAIL_ON", fail_on_valid },
         { "RNG_CONFIDENTIAL_VM", cvm_name_valid },
         { "RNG_REASON", reason_valid },
+        { "RNG_RUN_FAILURE_RATES", rates_valid },
+        { "RNG_CPU_VENDOR", vendor_valid },
+        { "RNG_CPU_FAMILY", fms_valid },
+        { "RNG_CPU_MODEL", fms_valid },
+        { "RNG_CPU_STEPPING", fms_valid },
+        { "RNG_CPU_MICROCODE", microcode_valid },
+        { "RNG_KERNEL_RELEASE", release_valid },
         { "RNG_CREDITED", yes_no_valid },
         { "RNG_HOST_FED", yes_no_valid },
         { "RNG_CRNG_READY", yes_no_valid },
@@ -161,18 +205,51 @@ static int entry_valid(const EventFields *f, const char **ret_field) {
         return 0;
 }
 
-static ReportBoot *find_boot(Report *r, sd_id128_t boot_id) {
-        ReportBoot *b;
+static size_t boot_hash(sd_id128_t id, size_t size) {
+        uint64_t h;
 
-        for (size_t i = 0; i < r->n_boots; i++)
-                if (sd_id128_equal(r->boots[i].boot_id, boot_id))
-                        return &r->boots[i];
+        memcpy(&h, id.bytes, sizeof(h)); /* boot IDs are random */
+        return (size_t) (h ^ (h >> 29)) & (size - 1);
+}
+
+/* The index of boots by ID, rebuilt at twice the size when half full. */
+static int index_grow(Report *r) {
+        size_t size = r->index_size ? r->index_size * 2 : 64, *index;
+
+        index = malloc(size * sizeof(size_t));
+        if (!index)
+                return -ENOMEM;
+        for (size_t k = 0; k < size; k++)
+                index[k] = SIZE_MAX;
+        for (size_t i = 0; i < r->n_boots; i++) {
+                size_t k = boot_hash(r->boots[i].boot_id, size);
+
+                while (index[k] != SIZE_MAX)
+                        k = (k + 1) & (size - 1);
+                index[k] = i;
+        }
+        free(r->index);
+        r->index = index;
+        r->index_size = size;
+        return 0;
+}
+
+static ReportBoot *find_boot(Report *r, sd_id128_t machine_id, sd_id128_t boot_id) {
+        ReportBoot *b;
+        size_t k;
+
+        if ((r->n_boots + 1) * 2 > r->index_size && index_grow(r) < 0)
+                return NULL;
+        for (k = boot_hash(boot_id, r->index_size); r->index[k] != SIZE_MAX; k = (k + 1) & (r->index_size - 1))
+                if (sd_id128_equal(r->boots[r->index[k]].boot_id, boot_id))
+                        return &r->boots[r->index[k]];
         b = realloc(r->boots, (r->n_boots + 1) * sizeof(ReportBoot));
         if (!b)
                 return NULL;
         r->boots = b;
+        r->index[k] = r->n_boots;
         b = &r->boots[r->n_boots++];
-        *b = (ReportBoot) { .boot_id = boot_id, .exit_status = -1 };
+        *b = (ReportBoot) { .machine_id = machine_id, .boot_id = boot_id, .exit_status = -1 };
         return b;
 }
 
@@ -228,7 +305,39 @@ static void add_verdict(ReportBoot *b, const EventFields *f) {
         add_crng(b, f);
 }
 
+/* The CPU and kernel of a probe result, where it names them. */
+static void add_cpu(ReportBoot *b, const EventFields *f) {
+        static const struct {
+                const char *field;
+                size_t offset, size;
+        } fields[] = {
+#define CPU_FIELD(name, member) { name, offsetof(ReportCpu, member), sizeof(((ReportCpu *) NULL)->member) }
+                CPU_FIELD("RNG_CPU_VENDOR", vendor),
+                CPU_FIELD("RNG_CPU_FAMILY", family),
+                CPU_FIELD("RNG_CPU_MODEL", model),
+                CPU_FIELD("RNG_CPU_STEPPING", stepping),
+                CPU_FIELD("RNG_CPU_MICROCODE", microcode),
+                CPU_FIELD("RNG_CPU_MODEL_NAME", model_name),
+                CPU_FIELD("RNG_KERNEL_RELEASE", kernel_release),
+#undef CPU_FIELD
+        };
+        bool any = false;
+
+        for (size_t k = 0; k < ELEMENTSOF(fields); k++)
+                any = any || event_fields_get(f, fields[k].field);
+        if (!any)
+                return;
+        /* all of them from the same entry: an absent one is unknown */
+        for (size_t k = 0; k < ELEMENTSOF(fields); k++)
+                copy((char *) &b->cpu + fields[k].offset, fields[k].size, event_fields_get(f, fields[k].field));
+}
+
 int report_add_entry(Report *r, sd_id128_t boot_id, uint64_t realtime_usec, const EventFields *f) {
+        return report_add_machine_entry(r, SD_ID128_NULL, NULL, boot_id, realtime_usec, f);
+}
+
+int report_add_machine_entry(Report *r, sd_id128_t machine_id, const char *hostname, sd_id128_t boot_id,
+                             uint64_t realtime_usec, const EventFields *f) {
         const char *mid = event_fields_get(f, "MESSAGE_ID"), *bad = NULL;
         ReportInstruction *in;
         ReportBoot *b;
@@ -240,9 +349,11 @@ int report_add_entry(Report *r, sd_id128_t boot_id, uint64_t realtime_usec, cons
                         copy(r->first_malformed_field, sizeof(r->first_malformed_field), bad);
                 return -EBADMSG;
         }
-        b = find_boot(r, boot_id);
+        b = find_boot(r, machine_id, boot_id);
         if (!b)
                 return -ENOMEM;
+        if (hostname && realtime_usec >= b->last_usec)
+                copy(b->hostname, sizeof(b->hostname), hostname);
         if (b->first_usec == 0 || realtime_usec < b->first_usec)
                 b->first_usec = realtime_usec;
         b->last_usec = MAX(b->last_usec, realtime_usec);
@@ -262,6 +373,12 @@ int report_add_entry(Report *r, sd_id128_t boot_id, uint64_t realtime_usec, cons
                 in->max_fail_streak = field_u64(f, "RNG_MAX_FAIL_STREAK");
                 in->kernel_retries = field_u64(f, "RNG_KERNEL_RETRIES");
                 in->failure_rate = in->attempts ? (double) in->failures / (double) in->attempts : 0;
+                copy(in->erratum_status, sizeof(in->erratum_status), event_fields_get(f, "RNG_ERRATUM_STATUS"));
+                in->last_usec = realtime_usec;
+                in->n_rates = 0;
+                if (event_fields_get(f, "RNG_RUN_FAILURE_RATES"))
+                        (void) report_parse_rates(event_fields_get(f, "RNG_RUN_FAILURE_RATES"), in->rates, &in->n_rates);
+                add_cpu(b, f);
                 /* A device or a seed: what it is and what the kernel credits. */
                 in->other = event_fields_get(f, "RNG_KIND") != NULL;
                 copy(in->device, sizeof(in->device), event_fields_get(f, "RNG_DEVICE"));
@@ -299,7 +416,107 @@ int report_add_entry(Report *r, sd_id128_t boot_id, uint64_t realtime_usec, cons
         return 0;
 }
 
+/* A decimal in [0, 1] spanning [p, end): "0.9840", "1", "0". */
+static int parse_ratio(const char *p, const char *end, double *ret) {
+        const char *dot = memchr(p, '.', end - p);
+        double v = 0, scale = 1;
+
+        if (p == end || (dot && (dot == p || dot + 1 == end)) || end - p > 12)
+                return -EBADMSG;
+        for (const char *c = p; c < end; c++) {
+                if (c == dot)
+                        continue;
+                if (*c < '0' || *c > '9')
+                        return -EBADMSG;
+                if (dot && c > dot)
+                        v += (*c - '0') * (scale /= 10);
+                else
+                        v = v * 10 + (*c - '0');
+        }
+        if (v > 1)
+                return -EBADMSG;
+        *ret = v;
+        return 0;
+}
+
+/* An unsigned decimal spanning [p, end), at most max. */
+static int parse_uint(const char *p, const char *end, uint64_t max, uint64_t *ret) {
+        char buf[16];
+
+        if (end - p < 1 || (size_t) (end - p) >= sizeof(buf) || (p[0] == '0' && end - p > 1))
+                return -EBADMSG; /* as the daemon writes it: no leading zero */
+        memcpy(buf, p, end - p);
+        buf[end - p] = '\0';
+        if (parse_u64(buf, ret) < 0 || *ret > max)
+                return -EBADMSG;
+        return 0;
+}
+
+int report_parse_rates(const char *s, ReportRate *ret, unsigned *ret_n) {
+        unsigned n = 0;
+
+        if (!s || !*s)
+                return -EBADMSG;
+        for (const char *p = s;;) {
+                const char *end = p + strcspn(p, " "), *s1, *s2, *at, *eq;
+                ReportRate rate = { .package = -1 };
+                char word[16];
+                uint64_t u;
+                int w;
+
+                if (n >= REPORT_RATES_MAX)
+                        return -EBADMSG;
+                s1 = memchr(p, '/', end - p);
+                s2 = s1 ? memchr(s1 + 1, '/', end - s1 - 1) : NULL;
+                eq = s2 ? memchr(s2 + 1, '=', end - s2 - 1) : NULL;
+                if (!eq)
+                        return -EBADMSG;
+                at = memchr(s2 + 1, '@', eq - s2 - 1);
+                /* WIDTH */
+                if (s1 - p < 1 || (size_t) (s1 - p) >= sizeof(word))
+                        return -EBADMSG;
+                memcpy(word, p, s1 - p);
+                word[s1 - p] = '\0';
+                w = word[0] == '0' ? -EINVAL : rng_width_from_string(word);
+                if (w < 0)
+                        return -EBADMSG;
+                rate.width = rng_widths[w];
+                /* MODE */
+                if (s2 - s1 - 1 == 6 && memcmp(s1 + 1, "single", 6) == 0)
+                        rate.contention = false;
+                else if (s2 - s1 - 1 == 10 && memcmp(s1 + 1, "contention", 10) == 0)
+                        rate.contention = true;
+                else
+                        return -EBADMSG;
+                /* THREADS[@PACKAGE] */
+                if (parse_uint(s2 + 1, at ?: eq, 1024, &u) < 0 || u == 0)
+                        return -EBADMSG;
+                rate.threads = (unsigned) u;
+                if (at) {
+                        if (parse_uint(at + 1, eq, INT32_MAX, &u) < 0)
+                                return -EBADMSG;
+                        rate.package = (int) u;
+                }
+                if (!rate.contention && (rate.threads != 1 || at))
+                        return -EBADMSG;
+                if (parse_ratio(eq + 1, end, &rate.ratio) < 0)
+                        return -EBADMSG;
+                if (ret)
+                        ret[n] = rate;
+                n++;
+                if (!*end)
+                        break;
+                p = end + 1; /* one space, then the next entry */
+                if (!*p)
+                        return -EBADMSG;
+        }
+        if (ret_n)
+                *ret_n = n;
+        return 0;
+}
+
 void report_done(Report *r) {
+        free(r->index);
         free(r->boots);
         *r = (Report) {};
 }

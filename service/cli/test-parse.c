@@ -9,6 +9,7 @@
 #include "cli-monitor.h"
 #include "cli-probe.h"
 #include "cli-report.h"
+#include "macro.h"
 #include "parse-util.h"
 #include "test-util.h"
 
@@ -141,9 +142,56 @@ static void test_monitor_args(void) {
         CHECK_EQ_INT(monitor_parse_args(2, empty_root_eq, &a), -EINVAL);
 }
 
+/* `report`'s sources and --fleet: what is taken, and the usage errors
+ * (each said in one line; the file list freed by report_args_done(), which
+ * ASan checks). */
+static void test_report_args(void) {
+        char *dir[] = { (char *) "report", (char *) "-D", (char *) "/var/log/journal/remote", (char *) "--fleet",
+                        (char *) "--svg", (char *) "f.svg", (char *) "--json", NULL };
+        char *files[] = { (char *) "report", (char *) "--file", (char *) "a.journal", (char *) "--file=b.journal",
+                          (char *) "--boot=0123456789abcdef0123456789abcdef", NULL };
+        char *bad[][5] = {
+                { (char *) "report", (char *) "-D", (char *) "x", (char *) "--file=y", NULL },
+                { (char *) "report", (char *) "-D", (char *) "x", (char *) "--boot=-1", NULL },
+                { (char *) "report", (char *) "--file=x", (char *) "--boot", NULL },
+                { (char *) "report", (char *) "--svg", (char *) "f.svg", NULL },
+                { (char *) "report", (char *) "-D", (char *) "x", (char *) "-D", (char *) "y" },
+                { (char *) "report", (char *) "--directory=", NULL },
+                { (char *) "report", (char *) "--file=", NULL },
+                { (char *) "report", (char *) "--fleet", (char *) "--svg=", NULL },
+                { (char *) "report", (char *) "--fleet", (char *) "--svg=a", (char *) "--svg=b", NULL },
+        };
+        ReportArgs a;
+
+        CHECK_EQ_INT(report_parse_args(7, dir, &a), 0);
+        CHECK(a.filter.directory && strcmp(a.filter.directory, "/var/log/journal/remote") == 0 && a.fleet && a.json &&
+              a.svg && strcmp(a.svg, "f.svg") == 0 && a.filter.n_files == 0, "-D DIR --fleet --svg --json");
+        report_args_done(&a);
+        CHECK_EQ_INT(report_parse_args(5, files, &a), 0);
+        CHECK(a.filter.n_files == 2 && strcmp(a.filter.files[0], "a.journal") == 0 &&
+              strcmp(a.filter.files[1], "b.journal") == 0 && !a.filter.files[2] && a.filter.boot_is_id,
+              "--file twice, --boot=ID");
+        report_args_done(&a);
+        CHECK(!a.filter.files && a.filter.n_files == 0, "report_args_done() left the list");
+        for (size_t k = 0; k < ELEMENTSOF(bad); k++) {
+                int n = 0;
+                TestStderr c;
+                char err[512];
+
+                while (n < 5 && bad[k][n])
+                        n++;
+                c = test_stderr_begin();
+                CHECK(report_parse_args(n, bad[k], &a) == -EINVAL, "case %zu taken", k);
+                test_stderr_end(&c, err, sizeof(err));
+                CHECK(strncmp(err, "rng-health report: ", 19) == 0 && strchr(err, '\n') == err + strlen(err) - 1,
+                      "case %zu: not one line: '%s'", k, err);
+        }
+}
+
 int main(void) {
         test_args();
         test_monitor_args();
+        test_report_args();
         test_since();
         return test_result("test-parse");
 }

@@ -4,6 +4,7 @@
  * JSON naming a matched erratum: from events built with scripted sources,
  * no journal. */
 
+#include <math.h>
 #include <string.h>
 
 #include "escape-check.h"
@@ -12,6 +13,8 @@
 #include "macro.h"
 #include "probe-errata.h"
 #include "probe-json.h"
+#include "plot-svg.h"
+#include "report-fleet.h"
 #include "report.h"
 #include "scripted-source.h"
 #include "status.h"
@@ -316,6 +319,229 @@ static void test_escaped_fields(void) {
         }
 }
 
+/* RNG_RUN_FAILURE_RATES: what the daemon writes, read back; anything else
+ * refused whole. */
+static void test_rates(void) {
+        static const char *const bad[] = {
+                "", " ", "64/single/1=0.5 ", " 64/single/1=0.5", "64/single/1=0.5  64/single/1=0.5",
+                "64/single/2=0.5", "64/single/1@0=0.5", "48/single/1=0.5", "064/single/1=0.5",
+                "64/contention/0=0.5", "64/contention/1025=0.5", "64/contention/4@x=0.5",
+                "64/contention/4@2147483648=0.5", "64/contention/4@=0.5", "64/contention/4=1.5", "64/contention/4=-0.1",
+                "64/contention/4=.5", "64/contention/4=0.", "64/contention/4=0.5.1", "64/contention/4=", "64/bogus/4=0.1",
+                "64/contention/4", "64//4=0.1", "/single/1=0", "64/single/1=0x1", "64/contention/+4=0.1",
+                "64/contention/4=0.1234567890123", "64/single/1=0.5\n64/single/1=0.5", "64/contention/04=0.5",
+                "64/contention/4@01=0.5",
+        };
+        ReportRate rates[REPORT_RATES_MAX];
+        char many[2048] = "";
+        unsigned n = 0;
+
+        CHECK_EQ_INT(report_parse_rates("64/single/1=0.7160 64/contention/16@0=0.9840 16/contention/2=1", rates, &n), 0);
+        CHECK_EQ_U64(n, 3);
+        CHECK(rates[0].width == 64 && !rates[0].contention && rates[0].threads == 1 && rates[0].package == -1 &&
+              fabs(rates[0].ratio - 0.716) < 1e-9, "rate 0");
+        CHECK(rates[1].contention && rates[1].threads == 16 && rates[1].package == 0 && fabs(rates[1].ratio - 0.984) < 1e-9,
+              "rate 1");
+        CHECK(rates[2].width == 16 && rates[2].package == -1 && rates[2].ratio == 1, "rate 2");
+        for (size_t k = 0; k < ELEMENTSOF(bad); k++)
+                CHECK(report_parse_rates(bad[k], rates, &n) == -EBADMSG, "'%s' taken", bad[k]);
+        /* at most one a run of a probe */
+        for (unsigned k = 0; k < REPORT_RATES_MAX; k++)
+                snprintf(many + strlen(many), sizeof(many) - strlen(many), "%s64/contention/2@%u=0.5", k ? " " : "", k);
+        CHECK_EQ_INT(report_parse_rates(many, NULL, NULL), 0);
+        strcat(many, " 64/single/1=0");
+        CHECK_EQ_INT(report_parse_rates(many, NULL, NULL), -EBADMSG);
+}
+
+/* A probe result as the daemon writes it, with the CPU, read back into
+ * the boot; malformed CPU words and run lists are refused. */
+static void test_attribution_read(void) {
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
+        sd_id128_t m = { .bytes = { 7 } }, b = { .bytes = { 8 } };
+        Report rep = {};
+        ProbeReport r;
+        EventFields f = {};
+        const ReportBoot *rb;
+
+        make_report(SCRIPT_RANDOM_FAIL, 0.6, 0, cpuid, &r);
+        r.have_cpu = true;
+        r.cpu = (CpuId) { .vendor = "AuthenticAMD", .have_fms = true, .family = 0x1a, .model = 0x02, .stepping = 1,
+                          .have_microcode = true, .microcode = 0xb002110, .model_name = "AMD EPYC 9B45" };
+        snprintf(r.kernel_release, sizeof(r.kernel_release), "6.12.57+deb13-amd64");
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_RDSEED, "boot"), 0);
+        CHECK_EQ_INT(report_add_machine_entry(&rep, m, "host-\033[8m", b, 1000, &f), 0);
+        event_fields_done(&f);
+        CHECK_EQ_U64(rep.n_boots, 1);
+        rb = &rep.boots[0];
+        CHECK(sd_id128_equal(rb->machine_id, m), "machine id");
+        CHECK(strcmp(rb->hostname, "host-\\x1b[8m") == 0, "hostname kept escaped: %s", rb->hostname);
+        CHECK(strcmp(rb->cpu.vendor, "AuthenticAMD") == 0 && strcmp(rb->cpu.family, "0x1a") == 0 &&
+              strcmp(rb->cpu.model, "0x2") == 0 && strcmp(rb->cpu.stepping, "0x1") == 0 &&
+              strcmp(rb->cpu.microcode, "0xb002110") == 0 && strcmp(rb->cpu.model_name, "AMD EPYC 9B45") == 0 &&
+              strcmp(rb->cpu.kernel_release, "6.12.57+deb13-amd64") == 0, "cpu read back");
+        CHECK(strcmp(rb->instr[RNG_SOURCE_RDSEED].erratum_status,
+                     "amd-zen5-rdseed: fixed in microcode 0xb00215a, running 0xb002110: not fixed") == 0,
+              "erratum status: %s", rb->instr[RNG_SOURCE_RDSEED].erratum_status);
+        /* every run the probe made is a single run (threads 1 in make_report): all listed */
+        CHECK_EQ_U64(rb->instr[RNG_SOURCE_RDSEED].n_rates, r.instr[RNG_SOURCE_RDSEED].n_runs);
+        CHECK(fabs(rb->instr[RNG_SOURCE_RDSEED].rates[0].ratio - r.instr[RNG_SOURCE_RDSEED].runs[0].failure_rate) < 1e-4,
+              "ratio %g vs %g", rb->instr[RNG_SOURCE_RDSEED].rates[0].ratio, r.instr[RNG_SOURCE_RDSEED].runs[0].failure_rate);
+
+        static const char *const bad[][2] = {
+                { "RNG_CPU_FAMILY", "0x1a;rm" }, { "RNG_CPU_VENDOR", "" }, { "RNG_CPU_MODEL", "0x123456789abc" },
+                { "RNG_CPU_MICROCODE", "0x1 0x2" }, { "RNG_KERNEL_RELEASE", "6.12 evil" },
+                { "RNG_RUN_FAILURE_RATES", "64/single/1=2" }, { "RNG_PACKAGE", "-1" }, { "RNG_PACKAGES", "5000" },
+        };
+        for (size_t k = 0; k < ELEMENTSOF(bad); k++) {
+                unsigned before = rep.malformed;
+
+                CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_PROBE_RESULT_STR), 0);
+                CHECK_EQ_INT(event_fields_addf(&f, "RNG_INSTRUCTION=RDSEED"), 0);
+                CHECK_EQ_INT(event_fields_addf(&f, "RNG_VERDICT=ok"), 0);
+                CHECK_EQ_INT(event_fields_addf(&f, "%s=%s", bad[k][0], bad[k][1]), 0);
+                CHECK(report_add_machine_entry(&rep, m, "h", b, 2000, &f) == -EBADMSG, "%s=%s taken", bad[k][0], bad[k][1]);
+                CHECK_EQ_U64(rep.malformed, before + 1);
+                event_fields_done(&f);
+        }
+        CHECK(strcmp(rep.boots[0].cpu.family, "0x1a") == 0, "a refused entry changed the boot");
+        report_done(&rep);
+}
+
+/* Many machines: every boot found again through the index, none twice. */
+static void test_many_boots(void) {
+        Report rep = {};
+        EventFields f = {};
+
+        CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_VERDICT_BOOT_STR), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_VERDICT=ok"), 0);
+        for (unsigned round = 0; round < 2; round++)
+                for (unsigned k = 0; k < 3000; k++) {
+                        sd_id128_t m = {}, b = {};
+
+                        m.bytes[0] = b.bytes[0] = (uint8_t) k;
+                        m.bytes[1] = b.bytes[1] = (uint8_t) (k >> 8);
+                        b.bytes[15] = 0xb0; /* boot IDs that differ in their first bytes only */
+                        CHECK_EQ_INT(report_add_machine_entry(&rep, m, "h", b, 1000 + round, &f), 0);
+                }
+        event_fields_done(&f);
+        CHECK_EQ_U64(rep.n_boots, 3000);
+        CHECK_EQ_U64(rep.boots[2999].first_usec, 1000);
+        CHECK_EQ_U64(rep.boots[2999].last_usec, 1001);
+        report_done(&rep);
+}
+
+/* The fleet of three machines: verdicts of the latest probe per source,
+ * CPU groups most machines first, the table, the JSON, the figure's
+ * means. */
+static void add_probe(Report *rep, sd_id128_t m, const char *host, sd_id128_t b, uint64_t t, const char *source,
+                      const char *verdict, const char *ucode, const char *rates) {
+        EventFields f = {};
+
+        CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_PROBE_RESULT_STR), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_INSTRUCTION=%s", source), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_VERDICT=%s", verdict), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_TOTAL_ATTEMPTS=100"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_TOTAL_FAILURES=10"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_CPU_VENDOR=GenuineIntel"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_CPU_FAMILY=0x6"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_CPU_MODEL=0x8f"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_CPU_STEPPING=0x8"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_CPU_MICROCODE=%s", ucode), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_KERNEL_RELEASE=6.12.57"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_RUN_FAILURE_RATES=%s", rates), 0);
+        CHECK_EQ_INT(report_add_machine_entry(rep, m, host, b, t, &f), 0);
+        event_fields_done(&f);
+}
+
+static void test_fleet(void) {
+        sd_id128_t m1 = { .bytes = { 1 } }, m2 = { .bytes = { 2 } }, m3 = { .bytes = { 3 } };
+        sd_id128_t b1 = { .bytes = { 11 } }, b2 = { .bytes = { 12 } }, b2old = { .bytes = { 22 } }, b3 = { .bytes = { 13 } };
+        _cleanup_free_ char *text = NULL;
+        _cleanup_free_ PlotPanel *panels = calloc(PLOT_PANELS_MAX, sizeof(PlotPanel));
+        struct json_object *j = NULL, *machines, *m;
+        Report rep = {};
+        Fleet fleet;
+        size_t len = 0, n;
+        char note[256];
+        FILE *out;
+
+        /* m2 (host "b"): an older boot exhausted, its latest boot ok */
+        add_probe(&rep, m2, "b", b2old, 100, "RDSEED", "exhausted", "0x1", "64/single/1=0.9000");
+        add_probe(&rep, m2, "b", b2, 5000, "RDSEED", "ok", "0x1", "64/single/1=0.1000 64/contention/4@0=0.3000");
+        add_probe(&rep, m2, "b", b2, 5001, "RDRAND", "ok", "0x1", "64/single/1=0");
+        add_probe(&rep, m1, "a", b1, 4000, "RDSEED", "exhausted", "0x1", "64/single/1=0.5000 64/contention/4@0=0.7000");
+        add_probe(&rep, m3, "c", b3, 3000, "RDSEED", "broken", "0x2", "64/single/1=0.2000");
+        /* c alone has an hwrng device: its column is shown; no machine
+         * reports a boot seed: no column of "n/a" for it */
+        {
+                EventFields f = {};
+
+                CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_PROBE_RESULT_STR), 0);
+                CHECK_EQ_INT(event_fields_addf(&f, "RNG_INSTRUCTION=HWRNG"), 0);
+                CHECK_EQ_INT(event_fields_addf(&f, "RNG_KIND=hwrng-device"), 0);
+                CHECK_EQ_INT(event_fields_addf(&f, "RNG_VERDICT=ok"), 0);
+                CHECK_EQ_INT(report_add_machine_entry(&rep, m3, "c", b3, 3001, &f), 0);
+                event_fields_done(&f);
+        }
+        CHECK(panels, "calloc");
+        CHECK_EQ_INT(fleet_build(&rep, &fleet), 0);
+        CHECK_EQ_U64(fleet.n, 3);
+        CHECK(strcmp(fleet.machines[0].hostname, "a") == 0 && strcmp(fleet.machines[2].hostname, "c") == 0, "order");
+        CHECK_EQ_U64(fleet.machines[1].boots, 2);
+        CHECK(fleet.machines[1].probed[RNG_SOURCE_RDSEED] && sd_id128_equal(fleet.machines[1].probed[RNG_SOURCE_RDSEED]->boot_id, b2),
+              "m2's latest probe");
+        CHECK_EQ_U64(fleet.verdicts[RNG_SOURCE_RDSEED][VERDICT_OK], 1);
+        CHECK_EQ_U64(fleet.verdicts[RNG_SOURCE_RDSEED][VERDICT_EXHAUSTED], 1);
+        CHECK_EQ_U64(fleet.verdicts[RNG_SOURCE_RDSEED][VERDICT_BROKEN], 1);
+        CHECK_EQ_U64(fleet.verdicts[RNG_SOURCE_RDRAND][_VERDICT_MAX], 2); /* a and c: no RDRAND result */
+        CHECK_EQ_U64(fleet.n_groups, 2);
+        CHECK(fleet.groups[0].machines == 2 && strcmp(fleet.groups[0].cpu->microcode, "0x1") == 0, "group 0");
+        CHECK(fleet.groups[1].machines == 1 && strcmp(fleet.groups[1].cpu->microcode, "0x2") == 0, "group 1");
+
+        out = open_memstream(&text, &len);
+        fleet_print(&fleet, out);
+        fclose(out);
+        CHECK(text && strstr(text, "\n020000000000  b         ok           ok           n/a          GenuineIntel 0x6/0x8f/0x8  0x1        6.12.57  "),
+              "b's line:\n%s", text);
+        CHECK(text && strstr(text, "\n3 machines.\n"), "count");
+        CHECK(text && strstr(text, "  RDSEED     broken 1, exhausted 1, ok 1\n"), "by verdict:\n%s", text);
+        CHECK(text && strstr(text, "  HWRNG      ok 1, n/a 2\n"), "by verdict:\n%s", text);
+        CHECK(text && strstr(text, "\n030000000000  c         n/a          broken       ok           GenuineIntel"),
+              "c's line:\n%s", text);
+        CHECK(text && !strstr(text, "BOOT_SEED"), "a source no machine reports is shown:\n%s", text);
+        CHECK(text && escape_check_output(text, len, true), "text not safe");
+
+        CHECK_EQ_INT(fleet_to_json(&fleet, &j), 0);
+        CHECK(strcmp(json_object_get_string(json_object_object_get(j, "schema")), "rng-health.fleet/1") == 0, "schema");
+        machines = json_object_object_get(j, "machines");
+        CHECK(json_object_array_length(machines) == 3, "machines");
+        m = json_object_array_get_idx(machines, 1);
+        CHECK(strcmp(json_object_get_string(json_object_object_get(json_object_object_get(m, "verdicts"), "RDSEED")), "ok") == 0,
+              "b's RDSEED");
+        CHECK(json_object_get_int(json_object_object_get(m, "boots")) == 2, "b's boots");
+        CHECK(json_object_object_get_ex(json_object_object_get(m, "verdicts"), "HWRNG", NULL) &&
+              !json_object_object_get(json_object_object_get(m, "verdicts"), "HWRNG"), "b's HWRNG: null");
+        CHECK(!json_object_object_get_ex(json_object_object_get(m, "verdicts"), "BOOT_SEED", NULL), "b's BOOT_SEED shown");
+        CHECK(!json_object_object_get_ex(json_object_object_get(j, "by_verdict"), "BOOT_SEED", NULL), "BOOT_SEED counted");
+        json_object_put(j);
+
+        /* the figure: group 0 (a and b) has RDSEED 64-bit at 1 thread
+         * (0.5 + 0.1) / 2 and 4 threads (0.7 + 0.3) / 2 */
+        n = fleet_panels(&fleet, panels, note, sizeof(note));
+        CHECK_EQ_U64(n, 2);
+        {
+                const PlotSeries *s = NULL;
+
+                for (unsigned k = 0; k < panels[0].n_series; k++)
+                        if (strcmp(panels[0].series[k].label, "RDSEED 64-bit") == 0)
+                                s = &panels[0].series[k];
+                CHECK(s && s->n == 2 && s->x[0] == 1 && fabs(s->y[0] - 0.3) < 1e-9 && s->x[1] == 4 && fabs(s->y[1] - 0.5) < 1e-9,
+                      "panel 0 RDSEED 64-bit: %u points", s ? s->n : 0);
+        }
+        fleet_done(&fleet);
+        report_done(&rep);
+}
+
 /* This boot's CRNG from the boot verdict (and a later CRNG-ready event),
  * the virtual machine forks, the hwrng device's result. */
 static void test_crng_and_device(void) {
@@ -373,6 +599,10 @@ static void test_crng_and_device(void) {
 
 int main(void) {
         test_erratum_named();
+        test_rates();
+        test_attribution_read();
+        test_many_boots();
+        test_fleet();
         test_crng_and_device();
         test_report_model();
         test_strict_fields();

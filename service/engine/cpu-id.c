@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,7 +63,7 @@ static int parse_u32(const char *p, const char *end, bool hex, uint32_t *ret) {
 int cpu_id_parse_cpuinfo(const char *text, size_t len, CpuId *ret) {
         const char *p = text, *end;
         bool seen_vendor = false, seen_family = false, seen_model = false, seen_stepping = false,
-             seen_microcode = false, any = false;
+             seen_microcode = false, seen_name = false, any = false;
         uint32_t family = 0, model = 0, stepping = 0;
         CpuId id = {};
 
@@ -111,6 +112,13 @@ int cpu_id_parse_cpuinfo(const char *text, size_t len, CpuId *ret) {
                         seen_stepping = any = true;
                         if (parse_u32(v, v_end, false, &stepping) < 0)
                                 seen_stepping = false, stepping = UINT32_MAX;
+                } else if (KEY("model name") && !seen_name) {
+                        size_t n = MIN((size_t) (v_end - v), sizeof(id.model_name) - 1);
+
+                        seen_name = any = true;
+                        for (size_t k = 0; k < n; k++)
+                                id.model_name[k] = v[k] >= 0x20 && v[k] < 0x7f ? v[k] : '?';
+                        id.model_name[n] = '\0';
                 } else if (KEY("microcode") && !seen_microcode) {
                         seen_microcode = any = true;
                         if (parse_u32(v, v_end, true, &id.microcode) >= 0)
@@ -155,6 +163,21 @@ int cpu_id_from_cpuid(CpuId *ret) {
         (void) ret;
         return -EOPNOTSUPP;
 #endif
+}
+
+void cpu_attribution_from_id(const CpuId *id, CpuAttribution *ret) {
+        *ret = (CpuAttribution) {};
+        if (!id)
+                return;
+        snprintf(ret->vendor, sizeof(ret->vendor), "%s", id->vendor);
+        if (id->have_fms) {
+                snprintf(ret->family, sizeof(ret->family), "0x%x", id->family);
+                snprintf(ret->model, sizeof(ret->model), "0x%x", id->model);
+                snprintf(ret->stepping, sizeof(ret->stepping), "0x%x", id->stepping);
+        }
+        if (id->have_microcode)
+                snprintf(ret->microcode, sizeof(ret->microcode), "0x%" PRIx32, id->microcode);
+        snprintf(ret->model_name, sizeof(ret->model_name), "%s", id->model_name);
 }
 
 int cpu_id_read(const char *root, CpuId *ret) {

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "errata.h"
@@ -122,4 +124,38 @@ const Erratum *errata_find(const char *id) {
                 if (strcmp(errata_table[i].id, id) == 0)
                         return &errata_table[i];
         return NULL;
+}
+
+const char *erratum_status_format(const CpuId *cpu, RngSourceId i, char *buf, size_t len) {
+        char running[24] = "unknown";
+
+        if (len == 0)
+                return buf;
+        if (!cpu || !cpu->have_fms) {
+                snprintf(buf, len, "unknown");
+                return buf;
+        }
+        if (cpu->have_microcode)
+                snprintf(running, sizeof(running), "0x%" PRIx32, cpu->microcode);
+        for (size_t k = 0; k < errata_table_size; k++) {
+                const Erratum *e = &errata_table[k];
+                ErratumMatch m;
+                uint32_t fix;
+
+                if (e->instruction != i)
+                        continue;
+                m = erratum_cpu_affected(e, cpu, &fix);
+                if (m == ERRATUM_NOT_AFFECTED)
+                        continue;
+                if (fix == 0)
+                        snprintf(buf, len, "%s: no microcode fix, running %s", e->id, running);
+                else if (!cpu->have_microcode)
+                        snprintf(buf, len, "%s: fixed in microcode 0x%" PRIx32 ", running unknown", e->id, fix);
+                else
+                        snprintf(buf, len, "%s: fixed in microcode 0x%" PRIx32 ", running %s: %s", e->id, fix, running,
+                                 m == ERRATUM_AFFECTED_FIXED ? "fixed" : "not fixed");
+                return buf;
+        }
+        snprintf(buf, len, "none");
+        return buf;
 }

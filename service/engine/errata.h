@@ -101,3 +101,13 @@ const Erratum *errata_match(const CpuId *cpu, const ErratumObservation *obs, siz
 const Erratum *errata_fixed_by_microcode(const CpuId *cpu, uint32_t *ret_fix);
 
 const Erratum *errata_find(const char *id);
+
+/* Source i's erratum status on cpu, one line (RNG_ERRATUM_STATUS, the
+ * metrics' erratum_status label, the fleet table): for the first erratum
+ * of i whose CPU range holds cpu, whatever the probe observed,
+ *   "ID: fixed in microcode X, running Y: fixed" (or ": not fixed"),
+ *   "ID: fixed in microcode X, running unknown" (a VM hides the revision),
+ *   "ID: no microcode fix, running Y" (or "running unknown");
+ * "none" where no erratum of i covers this CPU, "unknown" for cpu NULL or
+ * without family/model/stepping. Returns buf. */
+const char *erratum_status_format(const CpuId *cpu, RngSourceId i, char *buf, size_t len);

@@ -115,6 +115,11 @@ static void check_cpu_id(const char *text, size_t len) {
         FUZZ_ASSERT(strnlen(id.vendor, sizeof(id.vendor)) < sizeof(id.vendor));
         if (id.vendor[0])
                 FUZZ_ASSERT(memmem(text, len, id.vendor, strlen(id.vendor)));
+        /* The model name: terminated, printable ASCII only (it reaches
+         * journal fields, metrics labels and terminals). */
+        FUZZ_ASSERT(strnlen(id.model_name, sizeof(id.model_name)) < sizeof(id.model_name));
+        for (const char *c = id.model_name; *c; c++)
+                FUZZ_ASSERT(*c >= 0x20 && *c < 0x7f);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

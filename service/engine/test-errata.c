@@ -110,6 +110,18 @@ static void test_parse(void) {
         id = parse(S("vendor_id\t: Auth\0nticAMD\ncpu family\t: 2\0006\nmodel\t: 1\nstepping\t: 0\n"));
         CHECK(id.vendor[0] == '\0' && !id.have_fms, "NUL");
 
+        /* The model name: the first block's, printable ASCII only, cut to fit. */
+        id = parse(S("model name\t: Intel(R) Xeon(R) Platinum 8480+  \nmodel name\t: other\n"));
+        CHECK(strcmp(id.model_name, "Intel(R) Xeon(R) Platinum 8480+") == 0, "model name '%s'", id.model_name);
+        id = parse(S("model name\t: A\033[8m\xff\tB\n"));
+        CHECK(strcmp(id.model_name, "A?[8m??B") == 0, "model name '%s'", id.model_name);
+        id = parse(S("model name\t: 0123456789012345678901234567890123456789012345678901234567890123456789\n"));
+        CHECK_EQ_U64(strlen(id.model_name), CPU_MODEL_NAME_MAX - 1);
+        id = parse(S(zen5_old)); /* the value's own colon stays */
+        CHECK(strcmp(id.model_name, "Some CPU: with a colon") == 0, "model name '%s'", id.model_name);
+        id = parse(S("vendor_id\t: AuthenticAMD\n"));
+        CHECK(id.model_name[0] == '\0', "no model name line: '%s'", id.model_name);
+
         /* Nothing usable. */
         CHECK_EQ_INT(cpu_id_parse_cpuinfo(S("garbage\nmore garbage"), &id), -EBADMSG);
         CHECK_EQ_INT(cpu_id_parse_cpuinfo(S(""), &id), -EBADMSG);
@@ -148,7 +160,7 @@ static void test_read(void) {
 static ErratumObservation obs(RngSourceId i, unsigned width, unsigned failed) {
         return (ErratumObservation) {
                 .instruction = i, .width = width, .broken = failed != 0, .failed = failed,
-                .kernel = { KERNEL_STATE_ENABLED, NULL, NULL, KERNEL_REASON_NONE },
+                .kernel = { .state = KERNEL_STATE_ENABLED },
         };
 }
 
@@ -354,8 +366,48 @@ static void test_hidden_reason(void) {
         CHECK_EQ_INT(rd->kernel.reason_source, KERNEL_REASON_CPU);
 }
 
+/* The attribution as text, and the erratum status line. */
+static void test_attribution(void) {
+        CpuAttribution a;
+        CpuId id;
+        char buf[160];
+
+        id = parse(S(zen5_old));
+        cpu_attribution_from_id(&id, &a);
+        CHECK(strcmp(a.vendor, "AuthenticAMD") == 0 && strcmp(a.family, "0x1a") == 0 && strcmp(a.model, "0x44") == 0 &&
+              strcmp(a.stepping, "0x0") == 0 && strcmp(a.microcode, "0xb404032") == 0,
+              "zen5: %s %s %s %s %s", a.vendor, a.family, a.model, a.stepping, a.microcode);
+        cpu_attribution_from_id(NULL, &a);
+        CHECK(!a.vendor[0] && !a.family[0] && !a.microcode[0], "NULL: not empty");
+        id = parse(S("vendor_id\t: GenuineIntel\n"));
+        cpu_attribution_from_id(&id, &a);
+        CHECK(strcmp(a.vendor, "GenuineIntel") == 0 && !a.family[0] && !a.model[0] && !a.microcode[0], "partial");
+
+        /* Zen5 family 1Ah model 44h stepping 0: fixed in 0xb404035 */
+        id = parse(S(zen5_old));
+        CHECK(strcmp(erratum_status_format(&id, RNG_SOURCE_RDSEED, buf, sizeof(buf)),
+                     "amd-zen5-rdseed: fixed in microcode 0xb404035, running 0xb404032: not fixed") == 0, "%s", buf);
+        id = parse(S(zen5_fixed));
+        CHECK(strcmp(erratum_status_format(&id, RNG_SOURCE_RDSEED, buf, sizeof(buf)),
+                     "amd-zen5-rdseed: fixed in microcode 0xb404035, running 0xb404035: fixed") == 0, "%s", buf);
+        id.have_microcode = false; /* a VM */
+        CHECK(strcmp(erratum_status_format(&id, RNG_SOURCE_RDSEED, buf, sizeof(buf)),
+                     "amd-zen5-rdseed: fixed in microcode 0xb404035, running unknown") == 0, "%s", buf);
+        CHECK(strcmp(erratum_status_format(&id, RNG_SOURCE_RDRAND, buf, sizeof(buf)), "none") == 0, "%s", buf);
+        id = parse(S(cyan));
+        CHECK(strcmp(erratum_status_format(&id, RNG_SOURCE_RDSEED, buf, sizeof(buf)),
+                     "amd-cyan-skillfish-rdseed: no microcode fix, running 0x8407007") == 0, "%s", buf);
+        id = parse(S(intel));
+        CHECK(strcmp(erratum_status_format(&id, RNG_SOURCE_RDSEED, buf, sizeof(buf)), "none") == 0, "%s", buf);
+        CHECK(strcmp(erratum_status_format(NULL, RNG_SOURCE_RDSEED, buf, sizeof(buf)), "unknown") == 0, "%s", buf);
+        /* a short buffer is cut, NUL-terminated */
+        id = parse(S(zen5_old));
+        CHECK(strcmp(erratum_status_format(&id, RNG_SOURCE_RDSEED, buf, 9), "amd-zen5") == 0, "%s", buf);
+}
+
 int main(void) {
         test_kernel_hides();
+        test_attribution();
         test_hidden_reason();
         test_decode_leaf1();
         test_parse();

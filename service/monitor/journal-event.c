@@ -68,6 +68,65 @@ static int add_run_fields(EventFields *f, RngSourceId i, const ProbeRun *run) {
         return 0;
 }
 
+int event_add_attribution(int r_builder, EventFields *f, const ProbeReport *r, RngSourceId i) {
+        CpuAttribution a;
+        char status[160];
+
+        if (r_builder < 0)
+                return r_builder;
+        cpu_attribution_from_id(r->have_cpu ? &r->cpu : NULL, &a);
+        if (a.vendor[0])
+                EVENT_ADD(f, "RNG_CPU_VENDOR=%s", a.vendor);
+        if (a.family[0]) {
+                EVENT_ADD(f, "RNG_CPU_FAMILY=%s", a.family);
+                EVENT_ADD(f, "RNG_CPU_MODEL=%s", a.model);
+                EVENT_ADD(f, "RNG_CPU_STEPPING=%s", a.stepping);
+        }
+        if (a.microcode[0])
+                EVENT_ADD(f, "RNG_CPU_MICROCODE=%s", a.microcode);
+        if (a.model_name[0])
+                EVENT_ADD(f, "RNG_CPU_MODEL_NAME=%s", a.model_name);
+        EVENT_ADD(f, "RNG_ERRATUM_STATUS=%s",
+                  erratum_status_format(r->have_cpu ? &r->cpu : NULL, i, status, sizeof(status)));
+        if (r->kernel_release[0])
+                EVENT_ADD(f, "RNG_KERNEL_RELEASE=%s", r->kernel_release);
+        return r_builder;
+}
+
+/* Which package the deciding run was pinned within, how many there are,
+ * and the failure ratio of every run that is evidence (single, or a
+ * contention run that contended), for a figure across the fleet. */
+static int add_packages(EventFields *f, const ProbeReport *r, const ProbeSourceResult *in, const ProbeRun *worst) {
+        char rates[1024];
+        size_t n = 0;
+
+        if (worst->package >= 0)
+                EVENT_ADD(f, "RNG_PACKAGE=%d", worst->package);
+        if (r->cpus.n_packages > 0)
+                EVENT_ADD(f, "RNG_PACKAGES=%u", r->cpus.n_packages);
+        rates[0] = '\0';
+        for (unsigned j = 0; j < in->n_runs && n < sizeof(rates); j++) {
+                const ProbeRun *run = &in->runs[j];
+                char pkg[16] = "";
+                int k;
+
+                if (run->mode == PROBE_CONTENTION && !run->contended)
+                        continue;
+                if (run->package >= 0)
+                        snprintf(pkg, sizeof(pkg), "@%d", run->package);
+                k = snprintf(rates + n, sizeof(rates) - n, "%s%u/%s/%u%s=%.4f", n ? " " : "", run->width,
+                             probe_mode_to_string(run->mode), run->threads, pkg, run->failure_rate);
+                if (k < 0 || (size_t) k >= sizeof(rates) - n) {
+                        rates[n] = '\0'; /* whole entries only */
+                        break;
+                }
+                n += (size_t) k;
+        }
+        if (rates[0])
+                EVENT_ADD(f, "RNG_RUN_FAILURE_RATES=%s", rates);
+        return 0;
+}
+
 /* A source that is no CPU instruction, where it is there: its words in the
  * status (status_format_source()), and what the kernel credits. */
 static int other_result(EventFields *f, const ProbeReport *r, RngSourceId i, const char *trigger) {
@@ -115,7 +174,7 @@ static int other_result(EventFields *f, const ProbeReport *r, RngSourceId i, con
         }
         EVENT_ADD(f, "RNG_PROBE_USEC=%" PRIu64, r->wall_nsec / 1000);
         EVENT_ADD(f, "RNG_TRIGGER=%s", trigger);
-        return 0;
+        return event_add_attribution(0, f, r, i);
 }
 
 int event_probe_result(EventFields *f, const ProbeReport *r, RngSourceId i, const char *trigger) {
@@ -177,7 +236,10 @@ int event_probe_result(EventFields *f, const ProbeReport *r, RngSourceId i, cons
                 EVENT_ADD(f, "RNG_ERRATUM_FIX=%s", in->erratum->fix);
         }
         EVENT_ADD(f, "RNG_TRIGGER=%s", trigger);
-        return 0;
+        k = add_packages(f, r, in, worst);
+        if (k < 0)
+                return k;
+        return event_add_attribution(0, f, r, i);
 }
 
 int event_output_check(EventFields *f, RngSourceId i, const ProbeRun *run, const char *trigger) {

@@ -28,6 +28,18 @@
  *   RNG_KERNEL_RETRIES_SOURCE stock, series, assumed, override
  *   RNG_PROBE_USEC       wall-clock time of the whole probe (all instructions)
  *   RNG_ERRATUM, RNG_ERRATUM_FIX            the documented erratum matched
+ * Attribution, on every event of the probe (event_add_attribution()):
+ *   RNG_CPU_VENDOR, RNG_CPU_FAMILY, RNG_CPU_MODEL, RNG_CPU_STEPPING,
+ *   RNG_CPU_MICROCODE, RNG_CPU_MODEL_NAME   the CPU (cpu-id.h's CpuAttribution)
+ *   RNG_ERRATUM_STATUS   the source's erratum status ("ID: fixed in microcode X,
+ *                        running Y: not fixed", none, unknown)
+ *   RNG_KERNEL_RELEASE   uname -r
+ * and on a probe result:
+ *   RNG_PACKAGE          the package (socket) of the deciding contention run
+ *   RNG_PACKAGES         packages of the used CPUs (their contention runs are
+ *                        made per package)
+ *   RNG_RUN_FAILURE_RATES the failure ratio of each run that is evidence:
+ *                        "WIDTH/MODE/THREADS[@PACKAGE]=RATIO ..."
  *   RNG_CHECKS           failed output checks ("rct,apt")
  *   RNG_FAILED_BITS      the bit positions of a failed bit balance ("3,16-31")
  *   RNG_SAMPLES          values checked in that run
@@ -71,7 +83,7 @@
 #include "fail-on.h"
 #include "probe.h"
 
-#define EVENT_FIELDS_MAX 40
+#define EVENT_FIELDS_MAX 64
 
 typedef struct EventFields {
         size_t n;
@@ -101,6 +113,12 @@ int event_probe_result(EventFields *f, const ProbeReport *r, RngSourceId i, cons
 int event_output_check(EventFields *f, RngSourceId i, const ProbeRun *run, const char *trigger);
 /* Not in CPUID, or disabled by the kernel. */
 int event_unavailable(EventFields *f, const ProbeSourceResult *in);
+/* The attribution fields of source i's events from probe report r (the
+ * CPU, the erratum status, the kernel's release); only the known ones.
+ * Takes a builder's result r_builder: adds nothing after an error or
+ * -ENODATA, which it returns, so that it wraps a builder:
+ *   event_emit(event_add_attribution(event_output_check(...), &f, r, i), ...) */
+int event_add_attribution(int r_builder, EventFields *f, const ProbeReport *r, RngSourceId i);
 
 typedef struct VerdictEventInfo {
         Verdict verdict;

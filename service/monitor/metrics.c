@@ -91,17 +91,13 @@ static void run_counter(FILE *f, const Metrics *m, const char *name, const char 
                         }
 }
 
-/* The last probe's run of instruction i, width index w and mode; NULL:
- * none (not selected, or not made). */
-static const ProbeRun *last_run(const ProbeReport *r, int i, int w, ProbeMode mode) {
-        const ProbeSourceResult *in = &r->instr[i];
-
-        if (!in->selected || rng_source_desc(i)->kind != RNG_KIND_CPU_INSTRUCTION)
-                return NULL;
-        for (unsigned j = 0; j < in->n_runs && j < ELEMENTSOF(in->runs); j++)
-                if (in->runs[j].width == rng_widths[w] && in->runs[j].mode == mode)
-                        return &in->runs[j];
-        return NULL;
+/* The package label of a run: ",package=\"N\"" for a contention run made
+ * within one package, "" otherwise. */
+static const char *package_label(const ProbeRun *r, char *buf, size_t len) {
+        buf[0] = '\0';
+        if (r->mode == PROBE_CONTENTION && r->package >= 0)
+                snprintf(buf, len, ",package=\"%d\"", r->package);
+        return buf;
 }
 
 typedef double (*RunGauge)(const ProbeRun *r);
@@ -109,20 +105,28 @@ static double run_failure_ratio(const ProbeRun *r) { return r->failure_rate; }
 static double run_values_per_sec(const ProbeRun *r) { return r->values_per_sec; }
 static double run_loop_ratio(const ProbeRun *r) { return r->kernel_loop_failure_rate; }
 
-/* The last probe's runs that are evidence (single, or contended). */
+/* The last probe's runs that are evidence (single, or contended), in the
+ * order they were made: per width, single then each package's. */
 static void run_gauge(FILE *f, const ProbeReport *p, const char *name, const char *help, RunGauge field) {
         header(f, name, "gauge", help);
-        FOREACH_RNG_SOURCE(i)
-                for (int w = 0; w < RNG_N_WIDTHS; w++)
-                        for (int mode = PROBE_SINGLE; mode <= PROBE_CONTENTION; mode++) {
-                                const ProbeRun *r = last_run(p, i, w, mode);
+        FOREACH_RNG_SOURCE(i) {
+                const ProbeSourceResult *in = &p->instr[i];
 
-                                if (!r || !(mode == PROBE_SINGLE || r->contended))
-                                        continue;
-                                fprintf(f, "rng_health_%s{instruction=\"%s\",width=\"%u\",mode=\"%s\",threads=\"%u\"} %.9g\n",
-                                        name, rng_source_name(i), rng_widths[w], probe_mode_to_string(mode),
-                                        r->threads, field(r));
-                        }
+                /* An instruction's runs (a device's run:
+                 * rng_health_device_bytes_per_second). */
+                if (!in->selected || rng_source_desc(i)->kind != RNG_KIND_CPU_INSTRUCTION)
+                        continue;
+                for (unsigned j = 0; j < in->n_runs && j < ELEMENTSOF(in->runs); j++) {
+                        const ProbeRun *r = &in->runs[j];
+                        char pkg[32];
+
+                        if (!(r->mode == PROBE_SINGLE || r->contended))
+                                continue;
+                        fprintf(f, "rng_health_%s{instruction=\"%s\",width=\"%u\",mode=\"%s\",threads=\"%u\"%s} %.9g\n",
+                                name, rng_source_name(i), r->width, probe_mode_to_string(r->mode), r->threads,
+                                package_label(r, pkg, sizeof(pkg)), field(r));
+                }
+        }
 }
 
 static void label(FILE *f, const char *name, const char *value, bool last) {
@@ -132,10 +136,27 @@ static void label(FILE *f, const char *name, const char *value, bool last) {
         fprintf(f, "%s=\"%s\"%s", name, buf, last ? "" : ",");
 }
 
+/* The attribution labels of rng_health_info: the CPU (cpu-id.h's
+ * CpuAttribution; "" where unknown) and source i's erratum status. */
+static void attribution_labels(FILE *f, const ProbeReport *p, RngSourceId i) {
+        const CpuId *cpu = p->have_cpu ? &p->cpu : NULL;
+        CpuAttribution a;
+        char status[160];
+
+        cpu_attribution_from_id(cpu, &a);
+        label(f, "cpu_vendor", a.vendor, false);
+        label(f, "cpu_family", a.family, false);
+        label(f, "cpu_model", a.model, false);
+        label(f, "cpu_stepping", a.stepping, false);
+        label(f, "cpu_microcode", a.microcode, false);
+        label(f, "erratum_status", erratum_status_format(cpu, i, status, sizeof(status)), false);
+}
+
 static void format_info(FILE *f, const ProbeReport *p, const MetricsInfo *info) {
         header(f, "info", "gauge",
                "Always 1; labels: the version, the kernel's tries per call the verdicts were judged by, "
-               "the confidential VM (none, tdx, sev, sev-es, sev-snp, forced) and the documented erratum matched (empty: none).");
+               "the confidential VM (none, tdx, sev, sev-es, sev-snp, forced), the CPU (vendor, family, model, "
+               "stepping, microcode; empty: unknown), the erratum status and the documented erratum matched (empty: none).");
         if (!p)
                 return;
         FOREACH_RNG_SOURCE(i) {
@@ -154,6 +175,7 @@ static void format_info(FILE *f, const ProbeReport *p, const MetricsInfo *info) 
                 label(f, "version", info->version, false);
                 label(f, "kernel_retries", retries, false);
                 label(f, "confidential_vm", info->confidential_vm, false);
+                attribution_labels(f, p, i);
                 label(f, "erratum", in->erratum ? in->erratum->id : NULL, true);
                 fputs("} 1\n", f);
         }
@@ -226,14 +248,19 @@ static void format_probes(FILE *f, const Metrics *m, const ProbeReport *p) {
                 run_gauge(f, p, gauges[k].name, gauges[k].help, gauges[k].field);
         header(f, "probe_overlap_ratio", "gauge",
                "The last probe's contention runs: the share of each run when all its threads drew (under 0.9: not evidence of contention).");
-        FOREACH_RNG_SOURCE(i)
-                for (int w = 0; w < RNG_N_WIDTHS; w++) {
-                        const ProbeRun *c = last_run(p, i, w, PROBE_CONTENTION);
+        FOREACH_RNG_SOURCE(i) {
+                const ProbeSourceResult *in = &p->instr[i];
 
-                        if (c)
-                                fprintf(f, "rng_health_probe_overlap_ratio{instruction=\"%s\",width=\"%u\",threads=\"%u\"} %.4f\n",
-                                        rng_source_name(i), rng_widths[w], c->threads, c->window.overlap);
+                for (unsigned j = 0; in->selected && j < in->n_runs && j < ELEMENTSOF(in->runs); j++) {
+                        const ProbeRun *c = &in->runs[j];
+                        char pkg[32];
+
+                        if (c->mode == PROBE_CONTENTION)
+                                fprintf(f, "rng_health_probe_overlap_ratio{instruction=\"%s\",width=\"%u\",threads=\"%u\"%s} %.4f\n",
+                                        rng_source_name(i), c->width, c->threads, package_label(c, pkg, sizeof(pkg)),
+                                        c->window.overlap);
                 }
+        }
         header(f, "probe_duration_seconds", "gauge", "Wall time of the last probe (a gauge: it describes one probe).");
         fprintf(f, "rng_health_probe_duration_seconds %" PRIu64 ".%09" PRIu64 "\n",
                 p->wall_nsec / 1000000000u, p->wall_nsec % 1000000000u);

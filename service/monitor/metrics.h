@@ -27,7 +27,10 @@
  *   last_probe_timestamp_seconds        gauge: when the last probe ended (Unix time)
  *   kernel_retried_total, kernel_exhausted_total {instruction}
  *                                       counters: the kernel's own (since boot)
- *   info{instruction,version,kernel_retries,confidential_vm,erratum} 1
+ *   info{instruction,version,kernel_retries,confidential_vm,cpu_vendor,cpu_family,
+ *        cpu_model,cpu_stepping,cpu_microcode,erratum_status,erratum} 1
+ * A contention run made within one package (socket) has a package label
+ * too (probe_failure_ratio and the other gauges of a run, overlap_ratio).
  * Only counts, verdicts and times: never a value drawn from the hardware. */
 
 #include <stdbool.h>

@@ -48,7 +48,8 @@ static void send_unavailable(ProbeWatch *w, const ProbeReport *report) {
                 w->unavailable_cpuid[i] = in->cpuid;
                 w->unavailable_kernel[i] = in->kernel.state;
                 w->unavailable_error[i] = in->read_error;
-                (void) event_emit(event_unavailable(&f, in), &f, LOG_WARNING, "unavailable");
+                (void) event_emit(event_add_attribution(event_unavailable(&f, in), &f, report, i), &f, LOG_WARNING,
+                                  "unavailable");
         }
 }
 
@@ -62,7 +63,9 @@ static void send_results(const ProbeReport *report, const char *trigger) {
                 (void) event_emit(event_probe_result(&f, report, i, trigger), &f, LOG_WARNING, "probe result");
                 for (unsigned j = 0; j < in->n_runs; j++)
                         if (in->runs[j].health.failed) {
-                                (void) event_emit(event_output_check(&f, i, &in->runs[j], trigger), &f, LOG_WARNING, "output check");
+                                (void) event_emit(event_add_attribution(event_output_check(&f, i, &in->runs[j], trigger),
+                                                                        &f, report, i),
+                                                  &f, LOG_WARNING, "output check");
                         }
         }
 }

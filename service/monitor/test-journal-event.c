@@ -240,6 +240,71 @@ static void test_output_check(void) {
         event_fields_done(&f);
 }
 
+/* Every event of the probe says which CPU, microcode, erratum status and
+ * kernel; a probe result also which package and every run's ratio. */
+static void test_attribution(void) {
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
+        ProbeReport r;
+        EventFields f = {};
+        ProbeSourceResult *in;
+        ProbeRun *c;
+
+        make_report(SCRIPT_ALWAYS_FAIL, 0, 0, cpuid, &r);
+        /* Unknown CPU: only the status says so. */
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_RDSEED, "boot"), 0);
+        CHECK(!event_fields_get(&f, "RNG_CPU_VENDOR"), "a vendor for an unknown CPU");
+        CHECK(!event_fields_get(&f, "RNG_CPU_MICROCODE"), "a microcode for an unknown CPU");
+        check_field(&f, "RNG_ERRATUM_STATUS", "unknown");
+        event_fields_done(&f);
+
+        r.have_cpu = true;
+        r.cpu = (CpuId) { .vendor = "AuthenticAMD", .have_fms = true, .family = 0x1a, .model = 0x02, .stepping = 1,
+                          .have_microcode = true, .microcode = 0xb00215a, .model_name = "AMD EPYC 9B45" };
+        snprintf(r.kernel_release, sizeof(r.kernel_release), "6.12.57+deb13-amd64");
+        /* a second package's contention run at 64 bits, the worst */
+        r.cpus.n_packages = 2;
+        in = &r.instr[RNG_SOURCE_RDSEED];
+        c = &in->runs[in->n_runs++];
+        *c = in->runs[2];
+        c->mode = PROBE_CONTENTION;
+        c->threads = 4;
+        c->package = 1;
+        c->contended = true;
+        c->failure_rate = 1.0; /* as bad as the single runs, on more threads: the worst */
+        probe_source_summarize(in);
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_RDSEED, "boot"), 0);
+        check_field(&f, "RNG_CPU_VENDOR", "AuthenticAMD");
+        check_field(&f, "RNG_CPU_FAMILY", "0x1a");
+        check_field(&f, "RNG_CPU_MODEL", "0x2");
+        check_field(&f, "RNG_CPU_STEPPING", "0x1");
+        check_field(&f, "RNG_CPU_MICROCODE", "0xb00215a");
+        check_field(&f, "RNG_CPU_MODEL_NAME", "AMD EPYC 9B45");
+        check_field(&f, "RNG_ERRATUM_STATUS", "amd-zen5-rdseed: fixed in microcode 0xb00215a, running 0xb00215a: fixed");
+        check_field(&f, "RNG_KERNEL_RELEASE", "6.12.57+deb13-amd64");
+        check_field(&f, "RNG_PACKAGES", "2");
+        check_field(&f, "RNG_MODE", "contention");
+        check_field(&f, "RNG_PACKAGE", "1");
+        check_field(&f, "RNG_RUN_FAILURE_RATES", "16/single/1=1.0000 32/single/1=1.0000 64/single/1=1.0000 64/contention/4@1=1.0000");
+        event_fields_done(&f);
+        /* RDRAND: no erratum for this CPU; its deciding run is a single one */
+        CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_RDRAND, "boot"), 0);
+        check_field(&f, "RNG_ERRATUM_STATUS", "none");
+        CHECK(!event_fields_get(&f, "RNG_PACKAGE"), "RNG_PACKAGE for a single run");
+        event_fields_done(&f);
+
+        /* the other events of the probe carry the attribution too, the
+         * runs' fields not; a builder's error passes through */
+        CHECK_EQ_INT(event_add_attribution(event_unavailable(&f, &r.instr[RNG_SOURCE_RDSEED]), &f, &r, RNG_SOURCE_RDSEED),
+                     -ENODATA);
+        CHECK_EQ_U64(f.n, 0);
+        r.instr[RNG_SOURCE_RDSEED].cpuid = false;
+        CHECK_EQ_INT(event_add_attribution(event_unavailable(&f, &r.instr[RNG_SOURCE_RDSEED]), &f, &r, RNG_SOURCE_RDSEED), 0);
+        check_field(&f, "RNG_CPU_MICROCODE", "0xb00215a");
+        check_field(&f, "RNG_KERNEL_RELEASE", "6.12.57+deb13-amd64");
+        CHECK(!event_fields_get(&f, "RNG_RUN_FAILURE_RATES"), "run rates on an unavailable event");
+        event_fields_done(&f);
+}
+
 static void test_verdict_events(void) {
         const Verdict iv[_RNG_SOURCE_MAX] = { VERDICT_OK, VERDICT_EXHAUSTED };
         const FailOn fo = { .mask = { [RNG_SOURCE_RDRAND] = (1u << VERDICT_EXHAUSTED) | (1u << VERDICT_BROKEN),
@@ -622,6 +687,7 @@ int main(void) {
         test_plurals();
         test_unsupported();
         test_output_check();
+        test_attribution();
         test_verdict_events();
         test_priorities_and_formats();
         test_fields_overflow();

@@ -35,6 +35,7 @@ static ProbeRun *add_run(ProbeSourceResult *in, unsigned width, ProbeMode mode, 
         *r = (ProbeRun) {
                 .instruction = in->instruction, .width = width, .mode = mode,
                 .threads = mode == PROBE_SINGLE ? 1 : 2,
+                .package = -1, /* packages unknown */
                 .attempts = attempts, .failures = failures, .delivered = attempts - failures,
                 .values_over_retries = over, .kernel_loop_failures = loop,
                 .failure_rate = (double) failures / attempts,
@@ -212,9 +213,13 @@ static void test_probes(const char *out) {
         CHECK_HAS(t, "# TYPE rng_health_kernel_exhausted_total counter\n");
         /* info, with the erratum id escaped */
         CHECK_HAS(t, "rng_health_info{instruction=\"rdseed\",version=\"0.1.0\",kernel_retries=\"1\","
-                     "confidential_vm=\"tdx\",erratum=\"test-\\\"q\\\"\\\\x\"} 1\n");
+                     "confidential_vm=\"tdx\",cpu_vendor=\"\",cpu_family=\"\",cpu_model=\"\",cpu_stepping=\"\","
+                     "cpu_microcode=\"\",erratum_status=\"unknown\",erratum=\"test-\\\"q\\\"\\\\x\"} 1\n");
         CHECK_HAS(t, "rng_health_info{instruction=\"rdrand\",version=\"0.1.0\",kernel_retries=\"10\","
-                     "confidential_vm=\"tdx\",erratum=\"\"} 1\n");
+                     "confidential_vm=\"tdx\",cpu_vendor=\"\",cpu_family=\"\",cpu_model=\"\",cpu_stepping=\"\","
+                     "cpu_microcode=\"\",erratum_status=\"unknown\",erratum=\"\"} 1\n");
+        /* no package known: no package label */
+        CHECK_LACKS(t, "package=");
         /* The device and the seed: verdicts, no tries, no kernel verdict;
          * what the kernel credits and whether the host feeds it. */
         CHECK_HAS(t, "rng_health_verdict{instruction=\"hwrng\",verdict=\"host-fed\"} 1\n");
@@ -227,7 +232,8 @@ static void test_probes(const char *out) {
         CHECK_LACKS(t, "rng_health_credit_ratio{instruction=\"boot-seed\"");
         CHECK_HAS(t, "rng_health_device_bytes_per_second{instruction=\"hwrng\"} 10240\n");
         CHECK_HAS(t, "rng_health_info{instruction=\"hwrng\",version=\"0.1.0\",kernel_retries=\"\","
-                     "confidential_vm=\"tdx\",erratum=\"\"} 1\n");
+                     "confidential_vm=\"tdx\",cpu_vendor=\"\",cpu_family=\"\",cpu_model=\"\",cpu_stepping=\"\","
+                     "cpu_microcode=\"\",erratum_status=\"unknown\",erratum=\"\"} 1\n");
         /* This boot's CRNG, and the forks the kernel watch counted. */
         CHECK_HAS(t, "rng_health_crng_ready 1\n");
         CHECK_HAS(t, "rng_health_crng_init_seconds 4.310123\n");
@@ -239,6 +245,47 @@ static void test_probes(const char *out) {
 
                 CHECK(f && fputs(t, f) >= 0 && fclose(f) == 0, "cannot write %s", out);
         }
+}
+
+/* A Zen5 below its RDSEED fix, two packages: the info's attribution
+ * labels, and a package label on each package's contention run. */
+static void test_attribution(void) {
+        _cleanup_free_ char *t = NULL;
+        Metrics m = {};
+        ProbeReport r;
+        ProbeRun *c;
+
+        make_report(&r);
+        r.have_cpu = true;
+        r.cpu = (CpuId) { .vendor = "AuthenticAMD", .have_fms = true, .family = 0x1a, .model = 0x02, .stepping = 1,
+                          .have_microcode = true, .microcode = 0xb002110, .model_name = "AMD EPYC 9B45" };
+        r.cpus.n_packages = 2;
+        c = &r.instr[RNG_SOURCE_RDRAND].runs[1];
+        c->package = 0;
+        r.instr[RNG_SOURCE_RDRAND].runs[r.instr[RNG_SOURCE_RDRAND].n_runs] = *c;
+        c = &r.instr[RNG_SOURCE_RDRAND].runs[r.instr[RNG_SOURCE_RDRAND].n_runs++];
+        c->package = 1;
+        c->failure_rate = 0.5;
+        metrics_add_probe(&m, &r, 1700000000000000u);
+        t = metrics_format(&m, &(MetricsInfo) { .version = "0.1.0", .confidential_vm = "none", .probe = &r });
+        CHECK(t, "format");
+        if (!t)
+                return;
+        check_syntax(t);
+        CHECK_HAS(t, "rng_health_info{instruction=\"rdseed\",version=\"0.1.0\",kernel_retries=\"1\","
+                     "confidential_vm=\"none\",cpu_vendor=\"AuthenticAMD\",cpu_family=\"0x1a\",cpu_model=\"0x2\","
+                     "cpu_stepping=\"0x1\",cpu_microcode=\"0xb002110\","
+                     "erratum_status=\"amd-zen5-rdseed: fixed in microcode 0xb00215a, running 0xb002110: not fixed\",");
+        CHECK_HAS(t, "rng_health_info{instruction=\"rdrand\",version=\"0.1.0\",kernel_retries=\"10\","
+                     "confidential_vm=\"none\",cpu_vendor=\"AuthenticAMD\",cpu_family=\"0x1a\",cpu_model=\"0x2\","
+                     "cpu_stepping=\"0x1\",cpu_microcode=\"0xb002110\",erratum_status=\"none\",erratum=\"\"} 1\n");
+        CHECK_HAS(t, "rng_health_probe_failure_ratio{instruction=\"rdrand\",width=\"64\",mode=\"contention\",threads=\"2\",package=\"0\"} 0\n");
+        CHECK_HAS(t, "rng_health_probe_failure_ratio{instruction=\"rdrand\",width=\"64\",mode=\"contention\",threads=\"2\",package=\"1\"} 0.5\n");
+        CHECK_HAS(t, "rng_health_probe_overlap_ratio{instruction=\"rdrand\",width=\"64\",threads=\"2\",package=\"1\"} 0.9700\n");
+        /* single runs are not within a package */
+        CHECK_HAS(t, "rng_health_probe_failure_ratio{instruction=\"rdrand\",width=\"64\",mode=\"single\",threads=\"1\"} 0\n");
+        /* the counters sum the packages' runs */
+        CHECK_HAS(t, "rng_health_probe_tries_total{instruction=\"rdrand\",width=\"64\",mode=\"contention\"} 16384\n");
 }
 
 static void test_escape(void) {
@@ -440,6 +487,7 @@ static void test_file_not_regular(void) {
 int main(int argc, char **argv) {
         test_empty();
         test_probes(argc > 1 ? argv[1] : NULL);
+        test_attribution();
         test_escape();
         test_file();
         test_file_paths();

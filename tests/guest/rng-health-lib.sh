@@ -77,9 +77,31 @@ rh_has_fields() {
 
 # Send the journal entry on stdin ("FIELD=value" lines, logger --journald)
 # as another user would forge one: as nobody, from a transient unit of its
-# own (systemd-run -p User=nobody).
+# own (systemd-run -p User=nobody), whose name the entry's _SYSTEMD_UNIT
+# then says (run-*.service). journald reads the sender's cgroup when it
+# gets to the message: a logger that exited and was reaped by then leaves
+# the entry without _SYSTEMD_UNIT (seen in container-journal-remote). As
+# in rh_send_as_service, logger is a child of sleep, which never reaps it:
+# a zombie whose cgroup can still be read, in a unit that lives until
+# sleep ends (its stdin is the caller's, fd 3: a background job's own would
+# be /dev/null). sleep's status is not logger's, so the entry is looked
+# for: it must be in the journal, nobody's, from a run-*.service unit (a
+# forgery that never arrived would make a test of its rejection pass
+# vacuously). The entry gets RNG_HEALTH_TEST_FORGED=TAG to be found by.
 rh_forge() {
-	systemd-run -q --wait --pipe -p User=nobody logger --journald || fail "logger --journald as nobody failed"
+	local tag entry
+	tag=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+	entry=$(cat; echo "RNG_HEALTH_TEST_FORGED=$tag")
+	systemd-run -q --wait --pipe -p User=nobody /bin/sh -c 'exec 3<&0; logger --journald <&3 & exec sleep 2' \
+		<<<"$entry" || fail "logger --journald as nobody failed"
+	forged_arrived() {
+		journalctl --sync
+		journalctl -q -o json RNG_HEALTH_TEST_FORGED="$tag" |
+			jq -e -s 'length == 1 and (.[0]._UID == "65534") and (.[0]._SYSTEMD_UNIT // "" | startswith("run-"))'
+	}
+	wait_for forged_arrived 10 ||
+		fail "the forged entry did not arrive as nobody's from a run-*.service: $(journalctl -q -o json RNG_HEALTH_TEST_FORGED="$tag" |
+			jq -c '{_UID, _SYSTEMD_UNIT, _TRANSPORT}')"
 }
 
 # Send the journal entry on stdin from inside rng-health.service's cgroup

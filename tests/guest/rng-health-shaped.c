@@ -140,16 +140,17 @@ int main(int argc, char *argv[]) {
         /* The kernel of such a machine: both enabled, a stock kernel's loops
          * (RDRAND 10 tries, RDSEED one). */
         static const KernelState kernel = {
-                .instr = { { KERNEL_STATE_ENABLED, NULL, NULL, KERNEL_REASON_NONE },
-                           { KERNEL_STATE_ENABLED, NULL, NULL, KERNEL_REASON_NONE } },
+                .instr = { { .state = KERNEL_STATE_ENABLED },
+                           { .state = KERNEL_STATE_ENABLED } },
                 .log = KERNEL_LOG_NOT_NEEDED,
         };
         /* Zen5's: RDSEED hidden, with the kernel's own line as the reason
          * (as kernel_state_build() makes it from the kernel log). */
         static const KernelState kernel_hidden = {
-                .instr = { { KERNEL_STATE_ENABLED, NULL, NULL, KERNEL_REASON_NONE },
-                           { KERNEL_STATE_HIDDEN, "zen5-rdseed32",
-                             "RDSEED32 is broken. Disabling the corresponding CPUID bit.", KERNEL_REASON_KERNEL_LOG } },
+                .instr = { { .state = KERNEL_STATE_ENABLED },
+                           { .state = KERNEL_STATE_HIDDEN, .reason_id = "zen5-rdseed32",
+                             .reason = "RDSEED32 is broken. Disabling the corresponding CPUID bit.",
+                             .reason_source = KERNEL_REASON_KERNEL_LOG } },
                 .log = KERNEL_LOG_READ,
         };
         /* With the hwrng device: virtio_rng.0, credited in full, fed by

@@ -51,8 +51,14 @@ checks = [
     (sample("rng_health_probe_tries", instruction="rdseed", width="32", mode="single"), 3000),
     (sample("rng_health_kernel_exhausted", instruction="rdseed"), 3),
     (sample("rng_health_probe_duration_seconds"), 1.23456789),
+    # issue 31's attribution labels, empty where the report knows no CPU
+    # (test-metrics' probes), and the erratum status "unknown" then
     (sample("rng_health_info", instruction="rdseed", version="0.1.0", kernel_retries="1",
-            confidential_vm="tdx", erratum='test-"q"\\x'), 1),
+            confidential_vm="tdx", cpu_vendor="", cpu_family="", cpu_model="", cpu_stepping="",
+            cpu_microcode="", erratum_status="unknown", erratum='test-"q"\\x'), 1),
+    # the hwrng device: no kernel loop, a verdict, its rate
+    (sample("rng_health_verdict", instruction="hwrng", verdict="host-fed"), 1),
+    (sample("rng_health_device_bytes_per_second", instruction="hwrng"), 10240),
 ]
 for i, (got, exp) in enumerate(checks):
     if got != exp:

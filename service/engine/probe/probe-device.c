@@ -43,6 +43,7 @@ int probe_run_device(const RngSource *src, const ProbeLimits *limits, const Heal
                 .width = 64,
                 .mode = PROBE_SINGLE,
                 .threads = 1,
+                .package = -1, /* a device is no package's */
                 .bytes = (uint64_t) n,
                 .wall_nsec = t1 - t0,
                 .start_nsec = t0,

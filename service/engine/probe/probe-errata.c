@@ -10,7 +10,7 @@ void probe_report_name_errata(ProbeReport *r, const CpuId *cpu) {
 
         FOREACH_RNG_SOURCE(i) {
                 ProbeSourceResult *in = &r->instr[i];
-                ErratumObservation obs[2 * RNG_N_WIDTHS + 1];
+                ErratumObservation obs[PROBE_RUNS_MAX + 1];
                 size_t n = 0;
                 uint32_t fix;
 

@@ -74,6 +74,7 @@ static int run_from_streams(const RngSource *src, ProbeMode mode, Stream *stream
                 .width = src->width,
                 .mode = mode,
                 .threads = n,
+                .package = -1, /* the caller's to say */
                 .wall_nsec = wall_nsec,
                 .kernel_retries = retries,
         };

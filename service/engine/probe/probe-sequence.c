@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
 #include <errno.h>
+#include <stdio.h>
+#include <sys/utsname.h>
 
 #include "log.h"
 #include "probe-errata.h"
@@ -60,12 +62,16 @@ static int run(const ProbeParams *params, const ProbeSequence *s, ProbeReport *r
 }
 
 int probe_sequence_run(const ProbeParams *p, const ProbeSequence *s, ProbeReport *ret) {
+        struct utsname u;
         int r;
 
         r = run(p, s, ret, NULL);
         if (r < 0)
                 return r;
         probe_report_name_errata(ret, s->cpu);
+        /* What the fleet compares machines by, beside the CPU. */
+        if (uname(&u) >= 0)
+                snprintf(ret->kernel_release, sizeof(ret->kernel_release), "%s", u.release);
         return 0;
 }
 

@@ -7,8 +7,8 @@
  * /proc/cpuinfo is logged here and the probe goes on; a source that is no
  * CPU instruction is there where the kernel's view says so), run with the
  * kernel's counters read around the contention runs (again on every
- * usable CPU if more threads were asked for than there are), and name
- * the errata the result matches. */
+ * usable CPU if more threads were asked for than there are), name
+ * the errata the result matches, and note the kernel's release (uname). */
 
 #include "cpu-id.h"
 #include "kernel-state.h"

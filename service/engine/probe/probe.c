@@ -102,19 +102,18 @@ static void init_instruction(const ProbeParams *p, const KernelState *kernel, co
                                                 &in->kernel_retries_why);
 }
 
-/* The used CPUs as a list, at most n. */
-static int cpus_list(const ProbeCpus *c, unsigned n, int **ret) {
+/* The CPUs of a set as a list, at most n. */
+static int cpus_list(const cpu_set_t *set, unsigned n, int **ret) {
         _cleanup_free_ int *cpus = calloc(MAX(n, 1u), sizeof(int));
         unsigned k = 0;
 
         if (!cpus)
                 return -ENOMEM;
-        for (int c_ = 0; c_ < CPU_SETSIZE && k < n; c_++)
-                if (CPU_ISSET(c_, &c->used))
-                        cpus[k++] = c_;
+        for (int c = 0; c < CPU_SETSIZE && k < n; c++)
+                if (CPU_ISSET(c, set))
+                        cpus[k++] = c;
         *ret = TAKE_PTR(cpus);
         return (int) k;
-
 }
 
 static void announce(const ProbeParams *p, RngSourceId i, unsigned width, ProbeMode mode, unsigned threads,
@@ -125,25 +124,62 @@ static void announce(const ProbeParams *p, RngSourceId i, unsigned width, ProbeM
                 p->progress(&a, index, total, p->progress_userdata);
 }
 
-/* What probe_run_all() carries from run to run: the sources and the pool
- * of the contention runs (made at the first one), and the progress. */
+/* A group of CPUs the contention runs use (probe_cpus_groups()): a
+ * package, or all used CPUs where the packages are unknown; its pool is
+ * made at its first run. */
+typedef struct RunGroup {
+        int package;
+        unsigned n_cpus;
+        int *cpus;
+        Pool *pool;
+} RunGroup;
+
+/* What probe_run_all() carries from run to run: the groups and the
+ * sources of the contention runs, and the progress. */
 typedef struct RunAll {
         const ProbeParams *p;
         ProbeSourceFn source;
-        Pool *pool;
-        const RngSource **srcs; /* [n_cpus] */
-        int *cpus;              /* [n_cpus] */
-        unsigned n_cpus, index, total;
+        unsigned n_groups;
+        RunGroup groups[PROBE_PACKAGES_MAX];
+        const RngSource **srcs; /* [the largest group] */
+        unsigned index, total;
 } RunAll;
 
 static void run_all_done(RunAll *a) {
-        pool_free(a->pool);
+        for (unsigned g = 0; g < a->n_groups; g++) {
+                pool_free(a->groups[g].pool);
+                free(a->groups[g].cpus);
+        }
         free(a->srcs);
-        free(a->cpus);
 }
 
-/* The report's frame: parameters, CPUs, and per instruction what it is
- * (presence, kernel state, the kernel's retries) before any run. */
+/* The contention runs' groups of c into a (their CPU lists), and the
+ * sources array for the largest. */
+static int groups_init(RunAll *a, const ProbeCpus *c) {
+        cpu_set_t sets[PROBE_PACKAGES_MAX];
+        int packages[PROBE_PACKAGES_MAX];
+        unsigned n = probe_cpus_groups(c, sets, packages), max = 0;
+
+        for (unsigned g = 0; g < n; g++) {
+                RunGroup *rg = &a->groups[a->n_groups++];
+                int r;
+
+                rg->package = packages[g];
+                r = cpus_list(&sets[g], (unsigned) CPU_COUNT(&sets[g]), &rg->cpus);
+                if (r < 0)
+                        return r;
+                rg->n_cpus = (unsigned) r;
+                max = MAX(max, rg->n_cpus);
+        }
+        if (n == 0)
+                return 0;
+        a->srcs = calloc(max, sizeof(RngSource *));
+        return a->srcs ? 0 : -ENOMEM;
+}
+
+/* The report's frame: parameters, CPUs and their packages, and per
+ * instruction what it is (presence, kernel state, the kernel's retries)
+ * before any run. */
 static int report_init(RunAll *a, const KernelState *kernel, ProbeReport *ret) {
         const ProbeParams *p = a->p;
         RngPresence presence[_RNG_SOURCE_MAX];
@@ -162,8 +198,13 @@ static int report_init(RunAll *a, const KernelState *kernel, ProbeReport *ret) {
         r = probe_cpus_discover(p->threads, &ret->cpus);
         if (r < 0)
                 return r;
-        a->n_cpus = CPU_COUNT(&ret->cpus.used);
-        ret->cpus.contention = p->threads != 1 && a->n_cpus >= 2;
+        probe_cpus_packages(p->sysfs_root, &ret->cpus);
+        if (p->threads != 1) {
+                r = groups_init(a, &ret->cpus);
+                if (r < 0)
+                        return r;
+        }
+        ret->cpus.contention = a->n_groups > 0;
 
         if (p->presence)
                 memcpy(presence, p->presence, sizeof(presence));
@@ -177,15 +218,9 @@ static int report_init(RunAll *a, const KernelState *kernel, ProbeReport *ret) {
                 if (in->selected && in->executes)
                         a->total += d->kind == RNG_KIND_HWRNG_DEVICE ? 1 :
                                     __builtin_popcount(p->widths & d->widths) *
-                                    (ret->cpus.contention && d->contention ? 2 : 1);
+                                    (1 + (d->contention ? a->n_groups : 0));
         }
-        if (!ret->cpus.contention)
-                return 0;
-        r = cpus_list(&ret->cpus, a->n_cpus, &a->cpus);
-        if (r < 0)
-                return r;
-        a->srcs = calloc(a->n_cpus, sizeof(RngSource *));
-        return a->srcs ? 0 : -ENOMEM;
+        return 0;
 }
 
 static int add_run(ProbeSourceResult *in, int r) {
@@ -196,13 +231,12 @@ static int add_run(ProbeSourceResult *in, int r) {
         return 0;
 }
 
-/* One width of an instruction: its single run, then (>= 2 usable CPUs) its
- * contention run. */
+/* One width of an instruction: its single run, then a contention run per
+ * group of CPUs (package). */
 static int run_width(RunAll *a, ProbeReport *report, ProbeSourceResult *in, const VerdictParams *vp, unsigned width) {
         const ProbeParams *p = a->p;
         RngSourceId i = in->instruction;
         const RngSource *src;
-        ProbeRun *run;
         int r;
 
         src = a->source(i, width, 0, p->source_userdata);
@@ -210,29 +244,35 @@ static int run_width(RunAll *a, ProbeReport *report, ProbeSourceResult *in, cons
                 return -EOPNOTSUPP;
         announce(p, i, width, PROBE_SINGLE, 1, a->index++, a->total);
         r = add_run(in, probe_run_single(src, &p->limits, &p->health, vp, &in->runs[in->n_runs]));
-        if (r < 0 || !report->cpus.contention || !rng_source_desc(i)->contention)
+        if (r < 0 || !rng_source_desc(i)->contention)
                 return r;
 
-        for (unsigned t = 0; t < a->n_cpus; t++) {
-                a->srcs[t] = a->source(i, width, t, p->source_userdata);
-                if (!a->srcs[t])
-                        return -EOPNOTSUPP;
-        }
-        if (!a->pool) {
-                r = pool_new(a->cpus, a->n_cpus, &a->pool);
+        for (unsigned g = 0; g < a->n_groups; g++) {
+                RunGroup *rg = &a->groups[g];
+                ProbeRun *run = &in->runs[in->n_runs];
+
+                for (unsigned t = 0; t < rg->n_cpus; t++) {
+                        a->srcs[t] = a->source(i, width, t, p->source_userdata);
+                        if (!a->srcs[t])
+                                return -EOPNOTSUPP;
+                }
+                if (!rg->pool) {
+                        r = pool_new(rg->cpus, rg->n_cpus, &rg->pool);
+                        if (r < 0)
+                                return r;
+                }
+                announce(p, i, width, PROBE_CONTENTION, rg->n_cpus, a->index++, a->total);
+                r = contention_run(p, rg->pool, a->srcs, vp, run);
+                run->package = rg->package;
+                r = add_run(in, r);
                 if (r < 0)
                         return r;
+                for (unsigned t = 0; t < rg->n_cpus; t++)
+                        if (rg->pool->workers[t].pin_error != 0)
+                                CPU_SET(rg->cpus[t], &report->cpus.skipped_pin_failed);
+                in->contention_runs++;
+                in->contended_runs += run->contended;
         }
-        run = &in->runs[in->n_runs];
-        announce(p, i, width, PROBE_CONTENTION, a->n_cpus, a->index++, a->total);
-        r = add_run(in, contention_run(p, a->pool, a->srcs, vp, run));
-        if (r < 0)
-                return r;
-        for (unsigned t = 0; t < a->n_cpus; t++)
-                if (a->pool->workers[t].pin_error != 0)
-                        CPU_SET(a->cpus[t], &report->cpus.skipped_pin_failed);
-        in->contention_runs++;
-        in->contended_runs += run->contended;
         return 0;
 }
 
@@ -333,9 +373,9 @@ unsigned probe_sweep_points(unsigned n, unsigned ret[PROBE_SWEEP_MAX_POINTS]) {
         return k;
 }
 
-/* One instruction and width at each thread count. */
+/* One instruction and width at each thread count, on one group's CPUs. */
 static int sweep_one(const ProbeParams *p, const int *cpus, const unsigned *points, unsigned n_points,
-                     RngSourceId i, unsigned width, const VerdictParams *vp, ProbeSweep *sw) {
+                     RngSourceId i, unsigned width, int package, const VerdictParams *vp, ProbeSweep *sw) {
         ProbeSourceFn source = params_source(p);
         unsigned max = points[n_points - 1];
         _cleanup_free_ const RngSource **srcs = calloc(max, sizeof(RngSource *));
@@ -343,7 +383,7 @@ static int sweep_one(const ProbeParams *p, const int *cpus, const unsigned *poin
 
         if (!srcs)
                 return -ENOMEM;
-        *sw = (ProbeSweep) { .instruction = i, .width = width, .kernel_retries = vp->kernel_retries };
+        *sw = (ProbeSweep) { .instruction = i, .width = width, .package = package, .kernel_retries = vp->kernel_retries };
         for (unsigned t = 0; t < max; t++) {
                 srcs[t] = source(i, width, t, p->source_userdata);
                 if (!srcs[t])
@@ -359,14 +399,35 @@ static int sweep_one(const ProbeParams *p, const int *cpus, const unsigned *poin
                 r = contention_run(p, pool, srcs, vp, &sw->points[k]);
                 if (r < 0)
                         return r;
+                sw->points[k].package = package;
                 sw->n_points++;
         }
         return 0;
 }
 
+/* Every selected width of source i on every group. */
+static int sweep_source(const ProbeParams *p, RunAll *a, RngSourceId i, const VerdictParams *vp,
+                        ProbeSweepReport *ret) {
+        for (int w = 0; w < RNG_N_WIDTHS; w++) {
+                if (!(p->widths & rng_source_desc(i)->widths & (1u << w)))
+                        continue;
+                for (unsigned g = 0; g < a->n_groups; g++) {
+                        unsigned points[PROBE_SWEEP_MAX_POINTS], n_points;
+                        int r;
+
+                        n_points = probe_sweep_points(a->groups[g].n_cpus, points);
+                        r = sweep_one(p, a->groups[g].cpus, points, n_points, i, rng_widths[w], a->groups[g].package,
+                                      vp, &ret->sweeps[ret->n_sweeps]);
+                        if (r < 0)
+                                return r;
+                        ret->n_sweeps++;
+                }
+        }
+        return 0;
+}
+
 int probe_sweep(const ProbeParams *p, const KernelState *kernel, ProbeSweepReport *ret) {
-        _cleanup_free_ int *cpus = NULL;
-        unsigned points[PROBE_SWEEP_MAX_POINTS], n_points, n_cpus;
+        _cleanup_(run_all_done) RunAll a = { .p = p };
         uint64_t t0 = now_nsec();
         int r;
 
@@ -377,14 +438,28 @@ int probe_sweep(const ProbeParams *p, const KernelState *kernel, ProbeSweepRepor
         r = probe_cpus_discover(p->threads, &ret->cpus);
         if (r < 0)
                 return r;
-        n_cpus = CPU_COUNT(&ret->cpus.used);
-        ret->cpus.contention = n_cpus >= 2;
-        r = cpus_list(&ret->cpus, n_cpus, &cpus);
+        probe_cpus_packages(p->sysfs_root, &ret->cpus);
+        r = groups_init(&a, &ret->cpus);
         if (r < 0)
                 return r;
-        n_points = probe_sweep_points((unsigned) r, points);
-        if (n_points == 0)
-                return -ESRCH;
+        ret->cpus.contention = a.n_groups > 0;
+        /* Not even one group of 2 CPUs: the single thread, on the first
+         * used CPU, is the sweep's one point. */
+        if (a.n_groups == 0) {
+                int cpu = -1;
+
+                for (int c = 0; c < CPU_SETSIZE && cpu < 0; c++)
+                        if (CPU_ISSET(c, &ret->cpus.used))
+                                cpu = c;
+                if (cpu < 0)
+                        return -ESRCH;
+                a.groups[0] = (RunGroup) { .package = ret->cpus.n_packages > 0 ? ret->cpus.package_id[0] : -1,
+                                           .n_cpus = 1, .cpus = calloc(1, sizeof(int)) };
+                a.n_groups = 1;
+                if (!a.groups[0].cpus)
+                        return -ENOMEM;
+                a.groups[0].cpus[0] = cpu;
+        }
 
         if (p->presence)
                 memcpy(ret->presence, p->presence, sizeof(ret->presence));
@@ -403,15 +478,9 @@ int probe_sweep(const ProbeParams *p, const KernelState *kernel, ProbeSweepRepor
                 if (!in.selected || !in.executes || !d->contention)
                         continue;
                 vp.kernel_retries = in.kernel_retries;
-                for (int w = 0; w < RNG_N_WIDTHS; w++) {
-                        if (!(p->widths & d->widths & (1u << w)))
-                                continue;
-                        r = sweep_one(p, cpus, points, n_points, i, rng_widths[w], &vp,
-                                      &ret->sweeps[ret->n_sweeps]);
-                        if (r < 0)
-                                return r;
-                        ret->n_sweeps++;
-                }
+                r = sweep_source(p, &a, i, &vp, ret);
+                if (r < 0)
+                        return r;
         }
         ret->wall_nsec = now_nsec() - t0;
         return 0;

@@ -24,6 +24,13 @@
  * has the series' counters, their values around it, so that the daemon can
  * tell its own load from someone else's.
  *
+ * The generator is shared by the cores of a package (socket): where the
+ * used CPUs span several packages (sysfs's physical_package_id), a
+ * contention run is made per package, its threads pinned within that
+ * package, and says which (ProbeRun.package); a package with one used CPU
+ * gets none. A run across packages would measure generators that do not
+ * contend with each other.
+ *
  * A contention run contends only while all its threads draw: its figures
  * (failure rate, aggregate rate) come from that common window, and a run
  * whose window is under PROBE_MIN_OVERLAP of its span says so
@@ -42,6 +49,13 @@
 #include "probe-stats.h" /* the histogram buckets, probe_wilson() */
 #include "rng-source.h"
 #include "verdict.h"
+
+/* The most packages (sockets) whose contention runs are made each on its
+ * own; beyond that the used CPUs are one group (ProbeCpus). */
+#define PROBE_PACKAGES_MAX 8
+/* Runs of one source: per width a single run and a contention run per
+ * package. */
+#define PROBE_RUNS_MAX (RNG_N_WIDTHS * (1 + PROBE_PACKAGES_MAX))
 
 typedef struct ProbeLimits {
         uint64_t budget_usec;  /* per run; 0: no time budget */
@@ -97,6 +111,10 @@ typedef struct ProbeRun {
         unsigned width;
         ProbeMode mode;
         unsigned threads;
+        /* The package (physical_package_id) a contention run's threads were
+         * pinned within; -1: a single run (not pinned), or the used CPUs'
+         * packages are unknown (ProbeCpus.n_packages 0). */
+        int package;
 
         uint64_t attempts, failures, delivered;  /* attempts = failures + delivered */
         uint64_t longest_failure_streak;
@@ -228,7 +246,8 @@ typedef struct ProbeSourceResult {
         const Erratum *erratum_fixed;
         uint32_t erratum_fixed_microcode;
         unsigned n_runs;
-        ProbeRun runs[2 * RNG_N_WIDTHS];
+        /* per width: the single run, then a contention run per package */
+        ProbeRun runs[PROBE_RUNS_MAX];
         ProbeSummary summary;
 } ProbeSourceResult;
 
@@ -238,7 +257,17 @@ typedef struct ProbeCpus {
         cpu_set_t skipped_offline;    /* possible but offline */
         cpu_set_t skipped_forbidden;  /* online but not in sched_getaffinity() */
         cpu_set_t skipped_pin_failed; /* could not be pinned to (e.g. went offline) */
-        bool contention;              /* a contention run was made (>= 2 CPUs) */
+        bool contention;              /* a contention run was made (a group of >= 2 CPUs) */
+        /* The packages of the used CPUs, in the order of their first CPU
+         * (probe_cpus_packages()): 0 where the topology is unknown
+         * (topology_error says why: -ENOENT no topology in sysfs, -EBADMSG
+         * a file that is not a package id, -E2BIG more than
+         * PROBE_PACKAGES_MAX packages); the contention runs then use all
+         * used CPUs as one group. */
+        unsigned n_packages;
+        int package_id[PROBE_PACKAGES_MAX];
+        cpu_set_t package_cpus[PROBE_PACKAGES_MAX]; /* used CPUs of each */
+        int topology_error;
 } ProbeCpus;
 
 typedef struct ProbeReport {
@@ -253,11 +282,26 @@ typedef struct ProbeReport {
         Verdict verdict; /* worst over the selected instructions */
         bool have_cpu;   /* cpu is known (probe_report_name_errata()) */
         CpuId cpu;
+        char kernel_release[65]; /* uname -r (probe_sequence_run()); "" unknown */
         bool confidential_vm; /* judged as one (ProbeParams.confidential_vm) */
         /* This boot's kernel log on the CRNG and the seeds (boot.read: it
          * was read). */
         KernelBootLog boot;
 } ProbeReport;
+
+/* The contention runs' groups of CPUs: one per package of ProbeCpus with
+ * at least 2 used CPUs, or (packages unknown) all used CPUs; ret_package
+ * [PROBE_PACKAGES_MAX] the package id of each (-1: unknown). Returns how
+ * many groups have >= 2 CPUs. */
+unsigned probe_cpus_groups(const ProbeCpus *c, cpu_set_t ret[PROBE_PACKAGES_MAX], int ret_package[PROBE_PACKAGES_MAX]);
+
+/* Reads the package of each used CPU below sysfs_root (NULL: /):
+ * /sys/devices/system/cpu/cpuN/topology/physical_package_id. Sets
+ * n_packages, package_id and package_cpus; where the topology cannot be
+ * read (or is not a number, or has more packages than
+ * PROBE_PACKAGES_MAX) n_packages stays 0 and topology_error says why: the
+ * probe goes on with one group. Never fails. */
+void probe_cpus_packages(const char *sysfs_root, ProbeCpus *c);
 
 /* Which CPUs a contention run would use. -E2BIG if more threads are asked
  * for than CPUs are usable (ret->used then holds all usable ones).
@@ -295,15 +339,17 @@ void probe_detect(const ProbeParams *p, RngPresence ret[_RNG_SOURCE_MAX]);
  * CPUs) a contention run. kernel may be NULL (state unknown). */
 int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *ret);
 
-/* `rng-health probe --sweep`: per selected instruction that executes and
- * per selected width, one contention run at 1, 2, 4, ... threads up to all
- * used CPUs (the last point: all of them), pinned to the first CPUs of
- * ProbeCpus.used. */
+/* `rng-health probe --sweep`: per selected instruction that executes,
+ * per selected width and per group of CPUs (probe_cpus_groups(): each
+ * package with >= 2 used CPUs), one contention run at 1, 2, 4, ...
+ * threads up to all CPUs of the group (the last point: all of them),
+ * pinned to its first CPUs. */
 #define PROBE_SWEEP_MAX_POINTS 13 /* 1..512 and CPU_SETSIZE (1024) */
 
 typedef struct ProbeSweep {
         RngSourceId instruction;
         unsigned width;
+        int package;            /* the package its threads were pinned within; -1: unknown */
         uint64_t kernel_retries;
         unsigned n_points;
         ProbeRun points[PROBE_SWEEP_MAX_POINTS];
@@ -316,7 +362,7 @@ typedef struct ProbeSweepReport {
         KernelSourceState kernel[_RNG_SOURCE_MAX];
         bool selected[_RNG_SOURCE_MAX];
         unsigned n_sweeps;
-        ProbeSweep sweeps[_RNG_SOURCE_MAX * RNG_N_WIDTHS];
+        ProbeSweep sweeps[_RNG_SOURCE_MAX * RNG_N_WIDTHS * PROBE_PACKAGES_MAX];
         uint64_t wall_nsec;
 } ProbeSweepReport;
 

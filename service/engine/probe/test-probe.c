@@ -504,6 +504,133 @@ static void test_run_all_contention(void) {
         CHECK_EQ_INT(rep.verdict, VERDICT_BROKEN);
 }
 
+
+/* A fixture sysfs below a new temporary root: CPU cpus[k] in package
+ * pkgs[k] (a string: "3\n", or anything malformed; NULL: no file). Returns
+ * the root (static buffer), removed by topology_done(). */
+static char topology_root[64];
+
+static const char *topology_fixture(const int *cpus, const char *const *pkgs, unsigned n) {
+        char cmd[256];
+
+        snprintf(topology_root, sizeof(topology_root), "/tmp/test-probe-topo.XXXXXX");
+        if (!mkdtemp(topology_root))
+                abort();
+        for (unsigned k = 0; k < n; k++) {
+                char path[256];
+                FILE *f;
+
+                snprintf(cmd, sizeof(cmd), "mkdir -p %s/sys/devices/system/cpu/cpu%d/topology", topology_root, cpus[k]);
+                if (system(cmd) != 0)
+                        abort();
+                if (!pkgs[k])
+                        continue;
+                snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
+                         topology_root, cpus[k]);
+                f = fopen(path, "we");
+                if (!f || fputs(pkgs[k], f) < 0 || fclose(f) != 0)
+                        abort();
+        }
+        return topology_root;
+}
+
+static void topology_done(void) {
+        char cmd[128];
+
+        snprintf(cmd, sizeof(cmd), "rm -rf %s", topology_root);
+        if (system(cmd) != 0)
+                abort();
+}
+
+static ProbeCpus cpus_of(const int *cpus, unsigned n) {
+        ProbeCpus c = {};
+
+        for (unsigned k = 0; k < n; k++)
+                CPU_SET(cpus[k], &c.used);
+        return c;
+}
+
+/* The packages of the used CPUs from sysfs, and the contention runs'
+ * groups: one per package of >= 2 CPUs; unknown or bad topology: one
+ * group of all, and why. */
+static void test_packages(void) {
+        const int cpus[] = { 0, 1, 2, 3, 5 };
+        cpu_set_t sets[PROBE_PACKAGES_MAX];
+        int pk[PROBE_PACKAGES_MAX];
+        ProbeCpus c;
+
+        /* QEMU's -smp 4,sockets=2 (and CPU 5, alone in package 7) */
+        topology_fixture(cpus, (const char *const[]) { "0\n", "0\n", "1\n", "1\n", "7\n" }, 5);
+        c = cpus_of(cpus, 5);
+        probe_cpus_packages(topology_root, &c);
+        CHECK_EQ_INT(c.topology_error, 0);
+        CHECK_EQ_U64(c.n_packages, 3);
+        CHECK_EQ_INT(c.package_id[0], 0);
+        CHECK_EQ_INT(c.package_id[1], 1);
+        CHECK_EQ_INT(c.package_id[2], 7);
+        CHECK(CPU_ISSET(0, &c.package_cpus[0]) && CPU_ISSET(1, &c.package_cpus[0]) && CPU_COUNT(&c.package_cpus[0]) == 2,
+              "package 0's CPUs");
+        CHECK(CPU_ISSET(2, &c.package_cpus[1]) && CPU_ISSET(3, &c.package_cpus[1]) && CPU_COUNT(&c.package_cpus[1]) == 2,
+              "package 1's CPUs");
+        /* package 7 has one CPU: no contention run there */
+        CHECK_EQ_U64(probe_cpus_groups(&c, sets, pk), 2);
+        CHECK_EQ_INT(pk[0], 0);
+        CHECK_EQ_INT(pk[1], 1);
+        CHECK(CPU_EQUAL(&sets[1], &c.package_cpus[1]), "group 1");
+        /* only the used CPUs are read: CPU 4 has no topology here */
+        c = cpus_of((const int[]) { 2, 3 }, 2);
+        probe_cpus_packages(topology_root, &c);
+        CHECK_EQ_U64(c.n_packages, 1);
+        CHECK_EQ_INT(c.package_id[0], 1);
+        c = cpus_of((const int[]) { 3, 4 }, 2);
+        probe_cpus_packages(topology_root, &c);
+        CHECK_EQ_INT(c.topology_error, -ENOENT);
+        CHECK_EQ_U64(c.n_packages, 0);
+        CHECK_EQ_U64(probe_cpus_groups(&c, sets, pk), 1);
+        CHECK_EQ_INT(pk[0], -1);
+        CHECK(CPU_EQUAL(&sets[0], &c.used), "unknown packages: one group of all");
+        topology_done();
+
+        /* not a package id: said, one group */
+        for (unsigned k = 0; k < 4; k++) {
+                static const char *const bad[] = { "x\n", "-1\n", "1 \n", "" };
+
+                topology_fixture(cpus, (const char *const[]) { "0\n", bad[k] }, 2);
+                c = cpus_of(cpus, 2);
+                probe_cpus_packages(topology_root, &c);
+                CHECK(c.topology_error == -EBADMSG, "'%s': error %d", bad[k], c.topology_error);
+                CHECK_EQ_U64(c.n_packages, 0);
+                topology_done();
+        }
+        /* more packages than kept apart */
+        {
+                int many[PROBE_PACKAGES_MAX + 1];
+                char ids[PROBE_PACKAGES_MAX + 1][8];
+                const char *p[PROBE_PACKAGES_MAX + 1];
+
+                for (unsigned k = 0; k <= PROBE_PACKAGES_MAX; k++) {
+                        many[k] = (int) k;
+                        snprintf(ids[k], sizeof(ids[k]), "%u\n", k);
+                        p[k] = ids[k];
+                }
+                topology_fixture(many, p, PROBE_PACKAGES_MAX);
+                c = cpus_of(many, PROBE_PACKAGES_MAX);
+                probe_cpus_packages(topology_root, &c);
+                CHECK_EQ_U64(c.n_packages, PROBE_PACKAGES_MAX);
+                topology_done();
+                topology_fixture(many, p, PROBE_PACKAGES_MAX + 1);
+                c = cpus_of(many, PROBE_PACKAGES_MAX + 1);
+                probe_cpus_packages(topology_root, &c);
+                CHECK_EQ_INT(c.topology_error, -E2BIG);
+                CHECK_EQ_U64(c.n_packages, 0);
+                topology_done();
+        }
+        /* no sysfs at all */
+        c = cpus_of(cpus, 2);
+        probe_cpus_packages("/nonexistent-root", &c);
+        CHECK_EQ_INT(c.topology_error, -ENOENT);
+}
+
 /* Power: a source failing 1 % of tries is degraded with >= 99.9 % probability
  * in one run of the minimum number of tries the default budget guarantees. */
 static void test_power(void) {
@@ -937,6 +1064,72 @@ static void test_sweep(void) {
         free(rep);
 }
 
+
+/* Through probe_run_all() and probe_sweep(): the two usable CPUs in one
+ * package (5): each contention run says so; in two packages: no
+ * contention run (each package has one CPU), and a sweep of one point. */
+static void test_run_all_packages(void) {
+        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
+        ProbeSweepReport *sw = malloc(sizeof(*sw));
+        int cpus[2];
+        ProbeParams p;
+        ProbeReport rep;
+        static ThreadHook h;
+
+        CHECK(sw, "malloc");
+        if (!sw || usable_cpus(cpus, 2) != 2)
+                return;
+        for (int i = 0; i < 2; i++)
+                for (int w = 0; w < 3; w++)
+                        for (int t = 0; t < 2; t++)
+                                script_init(&h.scripts[i][w][t], SCRIPT_HEALTHY, rng_widths[w], 0, 0, 0, 10 * i + w + 100 * t);
+        probe_params_default(&p);
+        p.threads = 2;
+        p.limits = count_limits(1000);
+        p.source = thread_source;
+        p.source_userdata = &h;
+        p.cpuid = cpuid;
+
+        p.sysfs_root = topology_fixture(cpus, (const char *const[]) { "5\n", "5\n" }, 2);
+        CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
+        CHECK(rep.cpus.contention, "no contention run in package 5");
+        CHECK_EQ_U64(rep.cpus.n_packages, 1);
+        for (int i = 0; i < 2; i++) {
+                CHECK_EQ_U64(rep.instr[i].n_runs, 6);
+                for (unsigned j = 0; j < rep.instr[i].n_runs; j++) {
+                        const ProbeRun *r = &rep.instr[i].runs[j];
+
+                        CHECK_EQ_INT(r->package, r->mode == PROBE_CONTENTION ? 5 : -1);
+                }
+        }
+        p.instructions = 1u << 1;
+        p.widths = 1u << 2;
+        CHECK_EQ_INT(probe_sweep(&p, NULL, sw), 0);
+        CHECK_EQ_U64(sw->n_sweeps, 1);
+        CHECK_EQ_INT(sw->sweeps[0].package, 5);
+        CHECK_EQ_U64(sw->sweeps[0].n_points, 2);
+        CHECK_EQ_INT(sw->sweeps[0].points[1].package, 5);
+        topology_done();
+
+        p.instructions = RNG_SOURCES_ALL;
+        p.widths = RNG_WIDTHS_ALL;
+        p.sysfs_root = topology_fixture(cpus, (const char *const[]) { "0\n", "1\n" }, 2);
+        CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
+        CHECK(!rep.cpus.contention, "a contention run across two packages");
+        CHECK_EQ_U64(rep.cpus.n_packages, 2);
+        CHECK_EQ_U64(rep.instr[0].n_runs, 3);
+        CHECK_EQ_U64(rep.instr[0].contention_runs, 0);
+        p.instructions = 1u << 1;
+        p.widths = 1u << 2;
+        CHECK_EQ_INT(probe_sweep(&p, NULL, sw), 0);
+        CHECK_EQ_U64(sw->n_sweeps, 1);
+        CHECK_EQ_U64(sw->sweeps[0].n_points, 1);
+        CHECK_EQ_U64(sw->sweeps[0].points[0].threads, 1);
+        CHECK_EQ_INT(sw->sweeps[0].package, 0);
+        topology_done();
+        free(sw);
+}
+
 /* probe_run_all() and probe_sweep() pick their CPUs themselves, one per
  * thread: their contention runs need 2 usable CPUs. They run as their own
  * meson test (test-probe-two-cpus: `test-probe two-cpus`), which a machine
@@ -950,6 +1143,7 @@ static int two_cpus(void) {
         }
         test_run_all_contention();
         test_sweep();
+        test_run_all_packages();
         return test_result("test-probe two-cpus");
 }
 
@@ -1100,6 +1294,7 @@ int main(int argc, char *argv[]) {
         test_limits();
         test_contention();
         test_run_all();
+        test_packages();
         test_device();
         test_run_all_device();
         test_power();
