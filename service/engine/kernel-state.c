@@ -65,9 +65,12 @@ int kernel_cpuinfo_count_flag(const char *text, size_t len, const char *flag, si
 
                 if (!eol)
                         eol = end;
-                /* "flags\t\t: fpu vme ..." */
-                if ((size_t) (eol - p) >= 5 && memcmp(p, "flags", 5) == 0) {
-                        for (q = p + 5; q < eol && is_blank(*q); q++)
+                /* "flags\t\t: fpu vme ..." (x86), "Features\t: fp asimd ... rng" (arm64) */
+                size_t kl = (size_t) (eol - p) >= 5 && memcmp(p, "flags", 5) == 0         ? 5
+                            : (size_t) (eol - p) >= 8 && memcmp(p, "Features", 8) == 0 ? 8
+                                                                                      : 0;
+                if (kl > 0) {
+                        for (q = p + kl; q < eol && is_blank(*q); q++)
                                 ;
                         if (q < eol && *q == ':') {
                                 bool found = false;
@@ -428,5 +431,6 @@ int kernel_state_read(const RngPresence presence[_RNG_SOURCE_MAX], const char *r
                         cpu_credit(d, cmdline, cmdline ? cmdline_len : 0, &ret->instr[i]);
         }
         ret->retry_series = kernel_retry_series_present(root);
+        rng_source_kernel_facts_read(root);
         return cpuinfo_ok ? 0 : r;
 }

@@ -123,15 +123,16 @@ const KernelReason *kernel_reason_match(const char *record, size_t len);
  * read_small_file()'s result. */
 int kernel_cpuinfo_read(const char *root, char **ret, size_t *ret_len);
 
-/* /proc/cpuinfo text: how many "flags" lines have `flag` as a whole word
- * (*ret_lines: how many flags lines there are). -EINVAL on NULL. */
+/* /proc/cpuinfo text: how many "flags" lines (x86) or "Features" lines
+ * (arm64), one per CPU, have `flag` as a whole word (*ret_lines: how many
+ * such lines there are). -EINVAL on NULL. */
 int kernel_cpuinfo_count_flag(const char *text, size_t len, const char *flag, size_t *ret_lines);
-/* Whether some "flags" line has `flag`. */
+/* Whether some "flags" or "Features" line has `flag`. */
 bool kernel_cpuinfo_has_flag(const char *text, size_t len, const char *flag);
 
-/* Parse /proc/cpuinfo text: ret[i] is true if every "flags" line has
- * source i's flag (its descriptor's cpuinfo_flag; a source without one is
- * false). -EBADMSG if there is no flags line. */
+/* Parse /proc/cpuinfo text: ret[i] is true if every "flags" or "Features"
+ * line has source i's flag (its descriptor's cpuinfo_flag; a source
+ * without one is false). -EBADMSG if there is no such line. */
 int kernel_cpuinfo_parse(const char *text, size_t len, bool ret[_RNG_SOURCE_MAX]);
 
 /* Whether the kernel command line (before a "--") holds the word. */
@@ -183,8 +184,9 @@ typedef KernelLogState (*KernelLogScanFn)(const KernelReason *reasons[_RNG_SOURC
  * disabled or hidden (the log can be megabytes on a long-running
  * machine), its boot records (the seeds, the CRNG) unless boot_known
  * gives them (NULL: read them). *ret is filled in any case (a problem is
- * described in the reasons). Returns 0; -errno if /proc/cpuinfo cannot be
- * read, -EBADMSG if it has no "flags" line (the state of the CPU
+ * described in the reasons); the kernel facts that weigh verdicts
+ * (rng_source_kernel_facts_read()) are read below root too. Returns 0; -errno if /proc/cpuinfo cannot be
+ * read, -EBADMSG if it has no "flags" or "Features" line (the state of the CPU
  * instructions is then unknown): for the caller to log. The kernel log is
  * never an error. */
 int kernel_state_read(const RngPresence presence[_RNG_SOURCE_MAX], const char *root, KernelLogScanFn scan,

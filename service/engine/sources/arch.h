@@ -24,13 +24,35 @@
 #define RNG_ARCH_X86_64 0
 #endif
 
-/* Time stamp counter, serialised enough for single-try latency:
- * lfence;rdtsc before, rdtscp;lfence after. Returns 0 without draw code. */
+/* The table's arm64 entries (RNDR, RNDRRS): on every arm64 build. */
+#if defined(__aarch64__)
+#define RNG_SOURCES_ARM64 1
+#else
+#define RNG_SOURCES_ARM64 0
+#endif
+
+/* 1 where the arm64 draw code is built; -DRNG_NO_ARM64 leaves it out, as
+ * -DRNG_NO_X86_64 does on x86-64. */
+#if defined(__aarch64__) && !defined(RNG_NO_ARM64)
+#define RNG_ARCH_ARM64 1
+#else
+#define RNG_ARCH_ARM64 0
+#endif
+
+/* The cycle counter, serialised enough for single-try latency. x86-64: the
+ * time stamp counter, lfence;rdtsc before, rdtscp;lfence after. arm64: the
+ * virtual counter CNTVCT_EL0 with an isb before each read (its ticks are
+ * the generic timer's, CNTFRQ_EL0: tens of MHz, not the core's clock, so a
+ * single fast try often reads 0 ticks). Returns 0 without draw code. */
 static inline uint64_t rng_tsc_begin(void) {
 #if RNG_ARCH_X86_64
         uint32_t lo, hi;
         __asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
         return ((uint64_t) hi << 32) | lo;
+#elif RNG_ARCH_ARM64
+        uint64_t t;
+        __asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(t) : : "memory");
+        return t;
 #else
         return 0;
 #endif
@@ -40,6 +62,10 @@ static inline uint64_t rng_tsc_end(void) {
         uint32_t lo, hi, aux;
         __asm__ volatile("rdtscp; lfence" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
         return ((uint64_t) hi << 32) | lo;
+#elif RNG_ARCH_ARM64
+        uint64_t t;
+        __asm__ volatile("isb; mrs %0, cntvct_el0; isb" : "=r"(t) : : "memory");
+        return t;
 #else
         return 0;
 #endif

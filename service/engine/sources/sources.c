@@ -8,13 +8,16 @@
 #include <stdio.h>
 #include <string.h>
 #include <syslog.h>
+#include <unistd.h>
 
 #include "boot-seed.h"
+#include "fileio.h"
 #include "hwrng.h"
 #include "kernel-state.h"
 #include "macro.h"
 #include "parse-util.h"
 #include "sources.h"
+#include "arm64.h"
 #include "x86.h"
 
 /* The verdicts of a CPU instruction: all but host-fed (the host does not
@@ -29,6 +32,23 @@
 /* RDRAND_RETRY_LOOPS (arch/x86/include/asm/archrandom.h): every kernel. */
 #define RDRAND_TRIES_WHY "every kernel retries RDRAND 10 times (RDRAND_RETRY_LOOPS)"
 #define NORDRAND "nordrand"
+#endif
+
+#if RNG_SOURCES_ARM64
+/* arch/arm64/include/asm/archrandom.h: arch_get_random_longs() and
+ * arch_get_random_seed_longs() read the register once (__arm64_rndr(),
+ * __arm64_rndrrs()) and return 0 on failure; the series changes no arm64
+ * code. */
+#define ARM64_SERIES_WHY " (the rng-health series changes no arm64 code)"
+#define RNDR_TRIES_WHY "every kernel reads RNDR once: arch_get_random_longs() has no retry"
+#define RNDRRS_TRIES_WHY "every kernel reads RNDRRS once: arch_get_random_seed_longs() has no retry"
+#define TRUST_CPU "at boot what it gave is credited as entropy when random.trust_cpu is on (the default)"
+/* The firmware's TRNG (SMCCC TRNG, drivers/firmware/smccc/smccc.c): where
+ * smccc_trng_available, the kernel registers this platform device, and
+ * arch_get_random_seed_longs() calls the firmware before RNDRRS. (The
+ * hwrng driver arm_smccc_trng binds to the same device; its hwrng
+ * "smccc_trng" is the HWRNG source's business.) */
+static const char *const smccc_trng_paths[] = { "/sys/bus/platform/devices/smccc_trng", NULL };
 #endif
 
 const RngSourceDesc rng_source_table[] = {
@@ -137,6 +157,118 @@ const RngSourceDesc rng_source_table[] = {
 #if RNG_ARCH_X86_64
                 .advertised = rng_x86_cpuid_advertises,
                 .forms = rng_x86_rdseed_forms,
+#endif
+        },
+#endif
+#if RNG_SOURCES_ARM64
+        [RNG_SOURCE_RNDR] = {
+                .name = "rndr",
+                .display_name = "RNDR",
+                .kind = RNG_KIND_CPU_INSTRUCTION,
+                .architecture = RNG_ARCHITECTURE_ARM64,
+                .widths = 1u << 2, /* a 64-bit system register */
+                .contention = true,
+                .detect = {
+                        .cpuinfo_flag = "rng",
+                },
+                .kernel = {
+                        .credit = "random_init_early() and every reseed (extract_entropy()) use it where the seed "
+                                  "input (the SMCCC TRNG or RNDRRS) fails; " TRUST_CPU,
+                        .credit_param = "random.trust_cpu",
+                        .tries_stock = 1, .tries_series = 1,
+                        .tries_stock_why = RNDR_TRIES_WHY,
+                        .tries_series_why = RNDR_TRIES_WHY ARM64_SERIES_WHY,
+                        .tries_assumed_why = RNDR_TRIES_WHY,
+                        .logs_exhaustion = RNG_KERNEL_LOGS_NOTHING,
+                },
+                /* A failed RNDR is not routine: the kernel's one read
+                 * gives its CRNG nothing from the CPU, and programs that
+                 * read RNDR themselves without a retry fail (the TLS
+                 * handshakes of aws-lc #3453). No panic: arm64 has no boot
+                 * check like x86's cc_random_init(). */
+                .severity = {
+                        [VERDICT_HIDDEN] = SEVERITY_NOTICE,
+                        [VERDICT_DEGRADED] = SEVERITY_WARNING,
+                        [VERDICT_EXHAUSTED] = SEVERITY_ERR,
+                        [VERDICT_BROKEN] = SEVERITY_ERR,
+                },
+                .consequence = {
+                        [VERDICT_HIDDEN] = "the kernel does not use it",
+                        [VERDICT_DEGRADED] = "the kernel's loop still gets every value",
+                        [VERDICT_EXHAUSTED] = "the CRNG loses its arch input at once (the kernel reads RNDR once, "
+                                              "no retry); user-space that calls RNDR itself fails (aws-lc before "
+                                              "8d931575)",
+                        [VERDICT_BROKEN] = "its values pass for random: the kernel and programs use them",
+                },
+                .fail_on_cvm = 1u << VERDICT_EXHAUSTED | 1u << VERDICT_BROKEN,
+                .verdicts = CPU_VERDICTS,
+                .absent = CPU_ABSENT, .absent_severity = SEVERITY_NOTICE,
+#if RNG_ARCH_ARM64
+                .advertised = rng_arm64_hwcap_advertises,
+                .forms = rng_arm64_rndr_forms,
+#endif
+        },
+        [RNG_SOURCE_RNDRRS] = {
+                .name = "rndrrs",
+                .display_name = "RNDRRS",
+                .kind = RNG_KIND_CPU_INSTRUCTION,
+                .architecture = RNG_ARCHITECTURE_ARM64,
+                .widths = 1u << 2,
+                .contention = true,
+                .detect = {
+                        .cpuinfo_flag = "rng",
+                },
+                .kernel = {
+                        .credit = "random_init_early() and every reseed (extract_entropy()) use it first where the "
+                                  "kernel has no SMCCC TRNG (arch_get_random_seed_longs()); " TRUST_CPU,
+                        .credit_param = "random.trust_cpu",
+                        .tries_stock = 1, .tries_series = 1,
+                        .tries_stock_why = RNDRRS_TRIES_WHY,
+                        .tries_series_why = RNDRRS_TRIES_WHY ARM64_SERIES_WHY,
+                        .tries_assumed_why = RNDRRS_TRIES_WHY,
+                        .has_fallback = true, .fallback = RNG_SOURCE_RNDR,
+                        .logs_exhaustion = RNG_KERNEL_LOGS_NOTHING,
+                },
+                /* A failed RNDRRS is routine: extract_entropy() and
+                 * random_init_early() fall back to RNDR; and where the
+                 * firmware has an SMCCC TRNG the kernel asks it first. */
+                .severity = {
+                        [VERDICT_HIDDEN] = SEVERITY_NOTICE,
+                        [VERDICT_DEGRADED] = SEVERITY_NOTICE,
+                        [VERDICT_EXHAUSTED] = SEVERITY_NOTICE,
+                        [VERDICT_BROKEN] = SEVERITY_ERR,
+                },
+                .consequence = {
+                        [VERDICT_HIDDEN] = "the kernel does not use it",
+                        [VERDICT_DEGRADED] = "the kernel's loop still gets every value",
+                        [VERDICT_EXHAUSTED] = "the kernel seeds from RNDR instead",
+                        [VERDICT_BROKEN] = "its values pass for random: the kernel mixes them into its seed",
+                },
+                .alt = {
+                        .paths = smccc_trng_paths,
+                        .fact = "the kernel has the firmware's SMCCC TRNG",
+                        .verdicts = 1u << VERDICT_DEGRADED | 1u << VERDICT_EXHAUSTED | 1u << VERDICT_BROKEN,
+                        .severity = {
+                                [VERDICT_DEGRADED] = SEVERITY_NOTICE,
+                                [VERDICT_EXHAUSTED] = SEVERITY_NOTICE,
+                                [VERDICT_BROKEN] = SEVERITY_ERR,
+                        },
+                        .consequence = {
+                                [VERDICT_DEGRADED] = "the kernel seeds from the firmware's SMCCC TRNG, not from it",
+                                [VERDICT_EXHAUSTED] = "the kernel seeds from the firmware's SMCCC TRNG; its RNDRRS "
+                                                      "failures do not matter to it",
+                                [VERDICT_BROKEN] = "its values pass for random: programs that read RNDRRS use "
+                                                   "them (the kernel seeds from the SMCCC TRNG first)",
+                        },
+                },
+                /* Not exhausted, which is routine (Qualcomm Oryon's RNDRRS
+                 * never succeeds: arm64-errata.c). */
+                .fail_on_cvm = 1u << VERDICT_BROKEN,
+                .verdicts = CPU_VERDICTS,
+                .absent = CPU_ABSENT, .absent_severity = SEVERITY_NOTICE,
+#if RNG_ARCH_ARM64
+                .advertised = rng_arm64_hwcap_advertises,
+                .forms = rng_arm64_rndrrs_forms,
 #endif
         },
 #endif
@@ -359,13 +491,47 @@ unsigned rng_source_verdicts(RngSourceId id) {
         return d ? d->verdicts : 0;
 }
 
+/* Whether each source's alt fact held at the last read: the running
+ * kernel's, one per process. */
+static bool kernel_fact[_RNG_SOURCE_MAX];
+
+void rng_source_kernel_facts_read(const char *root) {
+        FOREACH_RNG_SOURCE(id) {
+                const RngSourceDesc *d = &rng_source_table[id];
+                bool holds = false;
+
+                for (const char *const *p = d->alt.paths; p && *p && !holds; p++) {
+                        _cleanup_free_ char *path = path_join(root, *p, NULL);
+
+                        holds = path && access(path, F_OK) == 0;
+                }
+                kernel_fact[id] = holds;
+        }
+}
+
+void rng_source_kernel_fact_set(RngSourceId id, bool holds) {
+        if ((unsigned) id < _RNG_SOURCE_MAX)
+                kernel_fact[id] = holds && rng_source_table[id].alt.paths;
+}
+
+bool rng_source_kernel_fact(RngSourceId id) {
+        return (unsigned) id < _RNG_SOURCE_MAX && kernel_fact[id];
+}
+
+/* Whether verdict v on d weighs its alt's. */
+static bool alt_applies(RngSourceId id, const RngSourceDesc *d, Verdict v) {
+        return kernel_fact[id] && (d->alt.verdicts & (1u << v));
+}
+
 Severity verdict_severity(RngSourceId id, Verdict v) {
         const RngSourceDesc *d = rng_source_desc(id);
 
         if ((unsigned) v >= _VERDICT_MAX)
                 return SEVERITY_INFO;
         /* A source beyond the table is nobody's routine. */
-        return d ? d->severity[v] : SEVERITY_ERR;
+        if (!d)
+                return SEVERITY_ERR;
+        return alt_applies(id, d, v) ? d->alt.severity[v] : d->severity[v];
 }
 
 int verdict_priority(RngSourceId id, Verdict v) {
@@ -377,5 +543,5 @@ const char *verdict_consequence(RngSourceId id, Verdict v) {
 
         if (!d || (unsigned) v >= _VERDICT_MAX)
                 return NULL;
-        return d->consequence[v];
+        return alt_applies(id, d, v) ? d->alt.consequence[v] : d->consequence[v];
 }

@@ -7,7 +7,8 @@
  * widths, how the running kernel uses, credits, counts and logs it, what
  * each verdict on it weighs, and its FailOn= default on a confidential VM.
  * The kernel's reasons for disabling a source (sources.c) and the errata
- * (x86-errata.c) are tables of their own beside it, keyed by source.
+ * (x86-errata.c, arm64-errata.c) are tables of their own beside it, keyed
+ * by source.
  * Everything else iterates the table (FOREACH_RNG_SOURCE) and names no
  * source: the probe, the verdicts, the status, the journal events, the
  * metrics, FailOn=, the command line and the report.
@@ -17,11 +18,12 @@
  * those, so that every array indexed by it, every mask of sources
  * (1u << id) and every loop covers the sources present here, and a source
  * of another architecture is simply not there. A present source whose
- * draw code this build lacks (-DRNG_NO_X86_64) never executes:
- * unsupported.
+ * draw code this build lacks (-DRNG_NO_X86_64, -DRNG_NO_ARM64) never
+ * executes: unsupported.
  *
  * Adding a source: its id below, its descriptor in sources.c, its draw
- * code (x86.c for the x86-64 instructions; hwrng.c for the device) or its
+ * code (x86.c for the x86-64 instructions, arm64.c for the arm64 ones;
+ * hwrng.c for the device) or its
  * reader of the kernel's view (boot-seed.c), and its tests. */
 
 #include <stdbool.h>
@@ -35,6 +37,10 @@ typedef enum RngSourceId {
 #if RNG_SOURCES_X86_64
         RNG_SOURCE_RDRAND,
         RNG_SOURCE_RDSEED,
+#endif
+#if RNG_SOURCES_ARM64
+        RNG_SOURCE_RNDR,
+        RNG_SOURCE_RNDRRS,
 #endif
         RNG_SOURCE_HWRNG,
         RNG_SOURCE_BOOT_SEED,
@@ -124,12 +130,14 @@ struct RngSourceDesc {
 
         /* Detection. */
         struct {
-                /* x86-64: CPUID leaf, subleaf, register and bit. */
+                /* x86-64: CPUID leaf, subleaf, register and bit. (arm64:
+                 * HWCAP2_RNG, the draw code's.) */
                 unsigned cpuid_leaf, cpuid_subleaf, cpuid_bit;
                 RngCpuidRegister cpuid_register;
-                /* The word of /proc/cpuinfo's "flags" the kernel shows while
-                 * it uses the source: it clears it when it disables one
-                 * (CPU instructions; NULL for the other kinds). */
+                /* The word of /proc/cpuinfo's "flags" (x86) or "Features"
+                 * (arm64) the kernel shows while it uses the source: it
+                 * clears it when it disables one (CPU instructions; NULL
+                 * for the other kinds). */
                 const char *cpuinfo_flag;
                 /* A device: the node it is read from, and the kernel's sysfs
                  * directory that says which one it reads and how much it
@@ -193,6 +201,18 @@ struct RngSourceDesc {
          * (verdict_consequence()); NULL: nothing to say. */
         Severity severity[_VERDICT_MAX];
         const char *consequence[_VERDICT_MAX];
+        /* Where the running kernel has another input for the source's job
+         * (a fact of the kernel: one of paths exists below the root the
+         * kernel's view is read from, rng_source_kernel_facts_read()), the
+         * verdicts in `verdicts` weigh severity[] and say consequence[]
+         * instead. paths NULL: no such fact. */
+        struct {
+                const char *const *paths; /* NULL-terminated */
+                const char *fact;         /* the fact, a clause for people */
+                unsigned verdicts;        /* of 1u << Verdict */
+                Severity severity[_VERDICT_MAX];
+                const char *consequence[_VERDICT_MAX];
+        } alt;
         /* FailOn= on a confidential VM when none is configured: of
          * 1u << Verdict. */
         unsigned fail_on_cvm;
@@ -236,7 +256,8 @@ typedef struct RngPresence {
         bool executes; /* advertised, or the guarded try ran without SIGILL */
 } RngPresence;
 
-/* Whether the CPU advertises the source (x86-64: its CPUID bit). False
+/* Whether the CPU advertises the source (x86-64: its CPUID bit; arm64:
+ * AT_HWCAP2's HWCAP2_RNG). False
  * where this build has no draw code for it. */
 bool rng_source_advertised(RngSourceId id);
 /* Whether this build has draw code for some CPU instruction of the table
@@ -251,6 +272,17 @@ bool rng_source_kernel_logged(RngSourceId id);
 /* The verdicts a source can have (its descriptor's verdicts; 0 out of
  * range). */
 unsigned rng_source_verdicts(RngSourceId id);
+
+/* Reads, below root (NULL: /), the kernel facts the descriptors' alt
+ * names, for verdict_severity() and verdict_consequence() to weigh
+ * verdicts by from then on (kernel_state_read() calls it; until then, and
+ * for a source without such a fact, the descriptor's severity[] and
+ * consequence[]). */
+void rng_source_kernel_facts_read(const char *root);
+/* Sets source id's fact as given (tests); false: the default weights. */
+void rng_source_kernel_fact_set(RngSourceId id, bool holds);
+/* Whether source id's fact held at the last read. */
+bool rng_source_kernel_fact(RngSourceId id);
 
 /* What a verdict on source id weighs (its descriptor's severity): the
  * order is the syslog order reversed, a higher Severity is worse. */
