@@ -64,7 +64,8 @@ int cpu_id_parse_cpuinfo(const char *text, size_t len, CpuId *ret) {
         const char *p = text, *end;
         bool seen_vendor = false, seen_family = false, seen_model = false, seen_stepping = false,
              seen_microcode = false, seen_name = false, any = false;
-        uint32_t family = 0, model = 0, stepping = 0;
+        uint32_t family = 0, model = 0, stepping = 0, imp = 0, part = 0, variant = 0, revision = 0;
+        bool seen_imp = false, seen_part = false, seen_variant = false, seen_revision = false;
         CpuId id = {};
 
         if (!text || !ret)
@@ -119,6 +120,22 @@ int cpu_id_parse_cpuinfo(const char *text, size_t len, CpuId *ret) {
                         for (size_t k = 0; k < n; k++)
                                 id.model_name[k] = v[k] >= 0x20 && v[k] < 0x7f ? v[k] : '?';
                         id.model_name[n] = '\0';
+                } else if (KEY("CPU implementer") && !seen_imp) {
+                        seen_imp = any = true;
+                        if (parse_u32(v, v_end, false, &imp) < 0 || imp > 0xff)
+                                seen_imp = false, imp = UINT32_MAX;
+                } else if (KEY("CPU part") && !seen_part) {
+                        seen_part = any = true;
+                        if (parse_u32(v, v_end, false, &part) < 0 || part > 0xfff)
+                                seen_part = false, part = UINT32_MAX;
+                } else if (KEY("CPU variant") && !seen_variant) {
+                        seen_variant = any = true;
+                        if (parse_u32(v, v_end, false, &variant) < 0 || variant > 0xf)
+                                seen_variant = false, variant = UINT32_MAX;
+                } else if (KEY("CPU revision") && !seen_revision) {
+                        seen_revision = any = true;
+                        if (parse_u32(v, v_end, false, &revision) < 0 || revision > 0xf)
+                                seen_revision = false, revision = UINT32_MAX;
                 } else if (KEY("microcode") && !seen_microcode) {
                         seen_microcode = any = true;
                         if (parse_u32(v, v_end, true, &id.microcode) >= 0)
@@ -136,8 +153,20 @@ int cpu_id_parse_cpuinfo(const char *text, size_t len, CpuId *ret) {
                 id.model = model;
                 id.stepping = stepping;
         }
+        /* arm64: MIDR_EL1's fields, only as a whole, each parsed. */
+        if (!id.have_fms && seen_imp && seen_part && seen_variant && seen_revision)
+                cpu_id_from_midr((uint64_t) imp << 24 | 0xfu << 16 | (uint64_t) variant << 20 | part << 4 | revision,
+                                 &id);
         *ret = id;
         return any ? 0 : -EBADMSG;
+}
+
+void cpu_id_from_midr(uint64_t midr, CpuId *ret) {
+        snprintf(ret->vendor, sizeof(ret->vendor), "0x%02x", (unsigned) (midr >> 24) & 0xff);
+        ret->family = (midr >> 16) & 0xf;
+        ret->model = (midr >> 4) & 0xfff;
+        ret->stepping = ((midr >> 20) & 0xf) << 4 | (midr & 0xf);
+        ret->have_fms = ret->midr = true;
 }
 
 int cpu_id_from_cpuid(CpuId *ret) {
@@ -173,7 +202,11 @@ void cpu_attribution_from_id(const CpuId *id, CpuAttribution *ret) {
         if (id->have_fms) {
                 snprintf(ret->family, sizeof(ret->family), "0x%x", id->family);
                 snprintf(ret->model, sizeof(ret->model), "0x%x", id->model);
-                snprintf(ret->stepping, sizeof(ret->stepping), "0x%x", id->stepping);
+                if (id->midr)
+                        snprintf(ret->stepping, sizeof(ret->stepping), "r%up%u", (id->stepping >> 4) & 0xf,
+                                 id->stepping & 0xf);
+                else
+                        snprintf(ret->stepping, sizeof(ret->stepping), "0x%x", id->stepping);
         }
         if (id->have_microcode)
                 snprintf(ret->microcode, sizeof(ret->microcode), "0x%" PRIx32, id->microcode);
@@ -193,10 +226,32 @@ int cpu_id_read(const char *root, CpuId *ret) {
                 r = cpu_id_parse_cpuinfo(buf, len, &id);
 
         rc = cpu_id_from_cpuid(&c);
+#if RNG_SOURCES_ARM64
+        {
+                /* The kernel's copy of cpu0's MIDR_EL1 (hex), where it has it. */
+                _cleanup_free_ char *p = path_join(root, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1",
+                                                   NULL);
+                _cleanup_free_ char *m = NULL;
+                size_t ml = 0;
+                uint32_t midr;
+
+                if (p && read_small_file(p, 64, &m, &ml) >= 0) {
+                        const char *e = m + ml;
+
+                        while (e > m && (e[-1] == '\n' || is_blank(e[-1])))
+                                e--;
+                        if (parse_u32(m, e, true, &midr) >= 0) {
+                                cpu_id_from_midr(midr, &c);
+                                rc = 0;
+                        }
+                }
+        }
+#endif
         if (rc >= 0) {
                 memcpy(id.vendor, c.vendor, sizeof(id.vendor));
                 if (c.have_fms) {
                         id.have_fms = true;
+                        id.midr = c.midr;
                         id.family = c.family;
                         id.model = c.model;
                         id.stepping = c.stepping;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* The CPU's identity: vendor, family/model/stepping (CPUID leaf 0/1 with the
- * extended family/model rules), the microcode revision and the model name
- * (/proc/cpuinfo); and the same as text for a fleet to compare machines by
- * (CpuAttribution). */
+/* The CPU's identity: vendor, family/model/stepping (x86-64: CPUID leaf 0/1
+ * with the extended family/model rules; arm64: MIDR_EL1), the microcode
+ * revision and the model name (/proc/cpuinfo); and the same as text for a
+ * fleet to compare machines by (CpuAttribution). */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,9 +14,14 @@
 #define CPU_MODEL_NAME_MAX 64
 
 typedef struct CpuId {
-        char vendor[CPU_VENDOR_MAX]; /* "AuthenticAMD", "GenuineIntel", "" if unknown */
+        char vendor[CPU_VENDOR_MAX]; /* "AuthenticAMD", "GenuineIntel"; arm64: the implementer, "0x41"; "" if unknown */
         bool have_fms;               /* family/model/stepping are known */
-        unsigned family, model, stepping; /* effective (extended rules applied) */
+        /* x86-64: effective (extended rules applied). arm64 (midr true):
+         * MIDR_EL1's architecture field (0xf on every CPU that identifies
+         * itself by the ID registers), part number, and variant << 4 |
+         * revision. */
+        unsigned family, model, stepping;
+        bool midr;
         bool have_microcode;
         uint32_t microcode;          /* "microcode : 0xa0011d5" */
         char model_name[CPU_MODEL_NAME_MAX]; /* "model name : ...": printable ASCII, "" if unknown */
@@ -31,10 +36,10 @@ typedef struct CpuId {
  *                   "0x8f", "0x8"), as the errata and the vendors' lists
  *                   name them
  *           microcode  /proc/cpuinfo's revision ("0x2b000620")
- *   arm64 (MIDR_EL1, to come): vendor the implementer ("0x41"), family the
- *           architecture field, model the part number ("0xd4f"), stepping
- *           the variant and revision ("r1p1"), microcode the firmware's
- *           revision where it reports one.
+ *   arm64:  vendor the implementer ("0x41"), family the architecture
+ *           field ("0xf"), model the part number ("0xd4f"), stepping the
+ *           variant and revision ("r1p1") of MIDR_EL1; microcode "" (the
+ *           kernel reports no firmware revision).
  * model_name is for people (the fleet table): /proc/cpuinfo's "model
  * name", never a key. */
 typedef struct CpuAttribution {
@@ -53,7 +58,9 @@ void cpu_id_decode_leaf1(uint32_t eax, unsigned *ret_family, unsigned *ret_model
 
 /* Parse /proc/cpuinfo text (any bytes, not NUL-terminated, never read past
  * len): the first processor's vendor_id, cpu family, model, stepping,
- * microcode and model name lines (the name cut at 63 bytes, every byte
+ * microcode and model name lines (x86), or its CPU implementer, CPU part,
+ * CPU variant and CPU revision lines (arm64: midr set, family 0xf; its "CPU
+ * architecture: 8" is a constant, not MIDR's field) (the name cut at 63 bytes, every byte
  * outside printable ASCII replaced by '?'). Fields absent or malformed stay unset (have_* false,
  * vendor ""). -EINVAL on NULL, -EBADMSG if none of the fields was found. */
 int cpu_id_parse_cpuinfo(const char *text, size_t len, CpuId *ret);
@@ -62,7 +69,11 @@ int cpu_id_parse_cpuinfo(const char *text, size_t len, CpuId *ret);
  * when CPUID is not available in this build. */
 int cpu_id_from_cpuid(CpuId *ret);
 
+/* MIDR_EL1's value → vendor, family/model/stepping (midr set). */
+void cpu_id_from_midr(uint64_t midr, CpuId *ret);
+
 /* Read ROOT/proc/cpuinfo (kernel_cpuinfo_read()), then override vendor and
- * family/model/stepping with CPUID where available. Negative errno if the
+ * family/model/stepping with CPUID where available (x86-64), or with
+ * ROOT/sys/devices/system/cpu/cpu0/regs/identification/midr_el1 (arm64). Negative errno if the
  * file cannot be read and CPUID is not available. */
 int cpu_id_read(const char *root, CpuId *ret);

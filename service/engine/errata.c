@@ -96,6 +96,9 @@ bool erratum_symptom_present(const Erratum *e, const ErratumObservation *obs, si
                         return true;
                 if ((ERRATUM_WIDTH_BIT(o->width) & e->widths) && (o->failed & e->symptom))
                         return true;
+                if ((ERRATUM_WIDTH_BIT(o->width) & e->widths) && e->symptom_failures && o->failure_rate > 0 &&
+                    o->failure_rate >= e->min_failure_rate)
+                        return true;
         }
         return false;
 }

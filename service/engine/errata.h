@@ -2,7 +2,8 @@
 #pragma once
 
 /* Documented RNG errata: one table keyed by source (beside the source
- * table: sources/x86-errata.c), matched against the CPU's identity and
+ * table: sources/x86-errata.c or sources/arm64-errata.c, the build's
+ * architecture's), matched against the CPU's identity and
  * what the probe observed. An unknown CPU never matches. */
 
 #include <stdbool.h>
@@ -35,6 +36,10 @@ typedef struct Erratum {
         RngSourceId instruction;
         unsigned widths;         /* bit mask: 16 → 1<<0, 32 → 1<<1, 64 → 1<<2 */
         unsigned symptom;        /* HealthCheck mask: any of these failed is the symptom */
+        /* Failed tries are the symptom too: a run whose failure rate is at
+         * least min_failure_rate (and above 0). */
+        bool symptom_failures;
+        double min_failure_rate;
         const char *kernel_reason_id; /* KernelReason id that is evidence too, or NULL */
         /* Where the kernel hides the instruction (clears its CPUID bit) because
          * of this erratum: its own model ranges (NULL: the entry's), and
@@ -60,6 +65,7 @@ typedef struct ErratumObservation {
         unsigned width;         /* 16, 32, 64; 0: no run (only kernel evidence) */
         bool broken;            /* the verdict was broken */
         unsigned failed;        /* HealthCheck mask */
+        double failure_rate;    /* failed tries / tries of the run */
         KernelSourceState kernel; /* the kernel's state for the instruction */
 } ErratumObservation;
 

@@ -37,6 +37,7 @@ void probe_report_name_errata(ProbeReport *r, const CpuId *cpu) {
                                 .width = in->runs[j].width,
                                 .broken = in->runs[j].verdict == VERDICT_BROKEN,
                                 .failed = in->runs[j].health.failed,
+                                .failure_rate = in->runs[j].failure_rate,
                                 .kernel = in->kernel,
                         };
                 /* The kernel's reason (the reason table's message) is

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
 /* The documented errata of the x86-64 sources, keyed by source (errata.h):
- * the table errata.c matches the CPU and the probe's results against. */
+ * the table errata.c matches the CPU and the probe's results against. It
+ * is the table of every build but arm64's (arm64-errata.c): empty off
+ * x86-64. */
 
 #include "arch.h"
 #include "errata.h"
@@ -37,6 +39,7 @@ static const ErratumModels zen5_models[] = {
 
 #endif
 
+#if !RNG_SOURCES_ARM64
 const Erratum errata_table[] = {
 #if RNG_SOURCES_X86_64
         {
@@ -111,3 +114,4 @@ const Erratum errata_table[] = {
 };
 
 const size_t errata_table_size = ELEMENTSOF(errata_table);
+#endif
