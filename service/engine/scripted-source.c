@@ -152,6 +152,8 @@ static bool script_draw(void *userdata, uint64_t *ret) {
         case SCRIPT_SIGILL:
 #if defined(__x86_64__) || defined(__i386__)
                 __asm__ volatile("ud2");
+#elif defined(__aarch64__)
+                __asm__ volatile("udf #0"); /* SIGILL, as an mrs of RNDR without FEAT_RNG */
 #else
                 __builtin_trap();
 #endif
@@ -180,7 +182,7 @@ void script_init(Script *s, ScriptKind kind, unsigned width, double rate, uint64
                 .rng = seed,
                 .source = {
                         .name = "scripted",
-                        .instruction = RNG_SOURCE_RDSEED,
+                        .instruction = script_cpu_instruction(1),
                         .width = width,
                         .draw = script_draw,
                 },
@@ -212,22 +214,31 @@ static const RngSource *one_source(RngSourceId i, unsigned width, unsigned threa
         return &((Script *) userdata)->source;
 }
 
+RngSourceId script_cpu_instruction(unsigned k) {
+        FOREACH_RNG_SOURCE_OF_KIND(id, RNG_KIND_CPU_INSTRUCTION)
+                if (k-- == 0)
+                        return id;
+        abort(); /* a build without two CPU instructions has no scripted reports */
+}
+
 void script_probe_values(unsigned width, const uint64_t *values, size_t n, ProbeReport *ret) {
-        const bool cpuid[_RNG_SOURCE_MAX] = { true, true };
+        const RngSourceId first = script_cpu_instruction(0);
+        bool cpuid[_RNG_SOURCE_MAX] = {};
         ProbeParams p;
         Script s;
 
+        cpuid[first] = cpuid[script_cpu_instruction(1)] = true;
         script_init_values(&s, width, values, n);
         probe_params_default(&p);
-        p.instructions = 1u << RNG_SOURCE_RDRAND;
+        p.instructions = 1u << first;
         p.widths = 1u << rng_width_index(width);
         p.threads = 1;
         p.limits = (ProbeLimits) { .budget_usec = 0, .max_attempts = n, .min_attempts = n };
         p.source = one_source;
         p.source_userdata = &s;
         p.cpuid = cpuid;
-        if (probe_run_all(&p, NULL, ret) < 0 || ret->instr[RNG_SOURCE_RDRAND].n_runs != 1 ||
-            ret->instr[RNG_SOURCE_RDRAND].runs[0].attempts != n)
+        if (probe_run_all(&p, NULL, ret) < 0 || ret->instr[first].n_runs != 1 ||
+            ret->instr[first].runs[0].attempts != n)
                 abort();
         script_report_clear_timing(ret);
 }
@@ -242,17 +253,22 @@ static const RngSource *hook_source(RngSourceId i, unsigned width, unsigned thre
         return &h->scripts[i][rng_width_index(width)].source;
 }
 
-static void make_report(ScriptKind rdseed, double rate, uint64_t param, const bool cpuid[_RNG_SOURCE_MAX], bool hidden,
-                        ProbeReport *ret) {
+void script_make_report_of(ScriptKind first, double first_rate, uint64_t first_param, uint64_t first_param2,
+                           ScriptKind second,
+                           double rate, uint64_t param, const bool cpuid[_RNG_SOURCE_MAX], bool hidden,
+                           ProbeReport *ret) {
         static Hook h;
+        const RngSourceId a = script_cpu_instruction(0), b = script_cpu_instruction(1);
         ProbeParams p;
 
         for (int w = 0; w < RNG_N_WIDTHS; w++) {
                 /* An instruction CPUID lacks raises SIGILL, unless hidden. */
-                script_init(&h.scripts[RNG_SOURCE_RDRAND][w], cpuid[RNG_SOURCE_RDRAND] ? SCRIPT_HEALTHY : SCRIPT_SIGILL,
-                            rng_widths[w], 0, 0, 0, 1 + w);
-                script_init(&h.scripts[RNG_SOURCE_RDSEED][w], cpuid[RNG_SOURCE_RDSEED] || hidden ? rdseed : SCRIPT_SIGILL,
-                            rng_widths[w], rate, param, 0, 7 + w);
+                script_init(&h.scripts[a][w], cpuid[a] ? first : SCRIPT_SIGILL, rng_widths[w], first_rate,
+                            first_param, first_param2, 1 + w);
+                script_init(&h.scripts[b][w], cpuid[b] || hidden ? second : SCRIPT_SIGILL, rng_widths[w], rate,
+                            param, 0, 7 + w);
+                h.scripts[a][w].source.instruction = a;
+                h.scripts[b][w].source.instruction = b;
         }
         probe_params_default(&p);
         p.threads = 1;
@@ -265,10 +281,13 @@ static void make_report(ScriptKind rdseed, double rate, uint64_t param, const bo
 }
 
 void script_make_report(ScriptKind rdseed, double rate, uint64_t param, const bool cpuid[_RNG_SOURCE_MAX], ProbeReport *ret) {
-        make_report(rdseed, rate, param, cpuid, false, ret);
+        script_make_report_of(SCRIPT_HEALTHY, 0, 0, 0, rdseed, rate, param, cpuid, false, ret);
 }
 
 void script_make_hidden_report(ScriptKind rdseed, double rate, uint64_t param, ProbeReport *ret) {
-        make_report(rdseed, rate, param, (const bool[_RNG_SOURCE_MAX]) { true, false }, true, ret);
+        bool cpuid[_RNG_SOURCE_MAX] = {};
+
+        cpuid[script_cpu_instruction(0)] = true;
+        script_make_report_of(SCRIPT_HEALTHY, 0, 0, 0, rdseed, rate, param, cpuid, true, ret);
 }
 

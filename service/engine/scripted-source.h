@@ -92,6 +92,20 @@ void script_probe_values(unsigned width, const uint64_t *values, size_t n, Probe
  * contention run's window depends on the clock through and through.) */
 void script_report_clear_timing(ProbeReport *r);
 
+/* The table's k-th CPU instruction (0: x86-64's RDRAND, arm64's RNDR; 1:
+ * RDSEED, RNDRRS): the scripted reports' sources. Aborts if none. */
+RngSourceId script_cpu_instruction(unsigned k);
+
+/* A probe report: the first CPU instruction as `first` (first_rate,
+ * first_param, first_param2), the second as `second` (rate, param), single-threaded
+ * runs of 2048 tries per width of each, cpuid[] as given (an instruction
+ * CPUID lacks raises SIGILL: absent, unsupported; hidden: the second
+ * executes as given all the same), no kernel state. Aborts the test on
+ * failure. */
+void script_make_report_of(ScriptKind first, double first_rate, uint64_t first_param, uint64_t first_param2,
+                           ScriptKind second,
+                           double rate, uint64_t param, const bool cpuid[_RNG_SOURCE_MAX], bool hidden,
+                           ProbeReport *ret);
 /* A probe report: RDRAND healthy, RDSEED as the script kind given (rate,
  * param), single-threaded runs of 2048 tries per width, cpuid[] as given
  * (an instruction CPUID lacks raises SIGILL: absent, unsupported), no

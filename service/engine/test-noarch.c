@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
-/* Built with -DRNG_NO_X86_64 against a library built the same way: the
- * paths of architectures without RDRAND/RDSEED. Every instruction is
+/* Built with -DRNG_NO_X86_64 -DRNG_NO_ARM64 against a library built the
+ * same way: the paths of architectures without draw code. Every instruction is
  * unsupported, nothing is executed, the probe still succeeds. */
 
 #include "probe.h"
@@ -13,6 +13,7 @@ int main(void) {
         ProbeReport rep;
 
         CHECK(!RNG_ARCH_X86_64, "built for x86-64 paths");
+        CHECK(!RNG_ARCH_ARM64, "built for arm64 paths");
         CHECK(!rng_arch_supported(), "arch supported");
         FOREACH_RNG_SOURCE(i) {
                 CHECK(!rng_source_advertised(i), "CPUID claims %s", rng_source_name(i));
