@@ -35,9 +35,12 @@ static unsigned first_width(unsigned mask) {
 
 void probe_detect(const ProbeParams *p, RngPresence ret[_RNG_SOURCE_MAX]) {
         ProbeSourceFn source = params_source(p);
-        unsigned width = first_width(p->widths);
 
         FOREACH_RNG_SOURCE(i) {
+                /* The first selected width the source has (RNDR: 64 only),
+                 * else its first. */
+                unsigned widths = rng_source_desc(i)->widths;
+                unsigned width = first_width(p->widths & widths ? p->widths & widths : widths);
                 const RngSource *src;
 
                 if (rng_source_desc(i)->kind != RNG_KIND_CPU_INSTRUCTION) {

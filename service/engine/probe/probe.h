@@ -329,8 +329,9 @@ int probe_run_device(const RngSource *src, const ProbeLimits *limits, const Heal
 
 /* CPUID for each instruction (p->cpuid replaces it), and for each one CPUID
  * does not advertise, one try of p's source for it (thread 0, the first
- * selected width) under a SIGILL guard: hidden or absent. Off x86-64
- * nothing is tried. A source that is no instruction is there as p->cpuid
+ * selected width it has, else its first) under a SIGILL guard: hidden or
+ * absent. Without draw code (another architecture, -DRNG_NO_X86_64,
+ * -DRNG_NO_ARM64) nothing is tried. A source that is no instruction is there as p->cpuid
  * says (NULL: not yet, the kernel's view tells: probe-sequence.h). */
 void probe_detect(const ProbeParams *p, RngPresence ret[_RNG_SOURCE_MAX]);
 
