@@ -3,8 +3,9 @@
 """Check, on built code, that every (instruction, width) of the probe runs its
 own instruction form.
 
-For each hardware loop (batch_rdrand16 ... batch_rdseed64) and each hardware
-draw (draw_rdrand16 ...) of the x86-64 draw code, service/engine/sources/x86.c,
+x86-64: for each hardware loop (batch_rdrand16 ... batch_rdseed64) and each
+hardware draw (draw_rdrand16 ...) of the x86-64 draw code,
+service/engine/sources/x86.c,
 collect the rdrand/rdseed instructions reachable from the function through
 direct calls, jumps and taken function addresses (at -O0 the instruction sits
 in a helper called through a pointer), and require that the set is exactly
@@ -12,10 +13,20 @@ that width's register form. A function that is an
 alias of another width's (identical code folding: `jmp batch_rdseed16`, or two
 symbols at one address) therefore fails, and so does a missing function.
 
+arm64 (an aarch64 file, read with aarch64-linux-gnu-objdump): the same for
+batch_rndr64, batch_rndrrs64, draw_rndr64 and draw_rndrrs64 of
+service/engine/sources/arm64.c, whose one form each is `mrs Xn, <register>`:
+RNDR is s3_3_c2_c4_0 and RNDRRS s3_3_c2_c4_1 (older objdumps print the
+encoding, newer ones the name); a read into a W register, or of the other
+register, fails.
+
   check-binary.py FILE...              check built files (executable or .o)
   check-binary.py --matrix SRCDIR      compile service/engine/sources/x86.c with gcc
                                        and clang at -O0..-O3 and -Os and check each
                                        object
+  check-binary.py --matrix SRCDIR --arch aarch64
+                                       the same for arm64.c, with aarch64-linux-gnu-gcc
+                                       and clang --target=aarch64-linux-gnu
 
 Exit 0 if every file passes, 1 otherwise (one line per problem)."""
 
@@ -34,14 +45,53 @@ WIDTH_OF = {**{r: 16 for r in REG16}, **{r: 32 for r in REG32}, **{r: 64 for r i
 FUNC_RE = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
 INSN_RE = re.compile(r"^\s*[0-9a-f]+:\s+(?:[0-9a-f]{2} )*\s*(\S+)\s*(.*)$")
 TARGET_RE = re.compile(r"<([^>+]+)(?:\+0x[0-9a-f]+)?>")
-RELOC_RE = re.compile(r"^\s*[0-9a-f]+:\s+R_X86_64_\w+\s+([^\s+-]+)")
+RELOC_RE = re.compile(r"^\s*[0-9a-f]+:\s+R_(?:X86_64|AARCH64)_\w+\s+([^\s+-]+)(?:\+0x([0-9a-f]+))?")
+
+# Each architecture: its objdump and options, its sources' forms (the
+# function names' insn and width), and how an instruction of the draw code
+# reads (mnemonic, operands) -> (insn, width) or None.
+ARM64_SYSREGS = {"s3_3_c2_c4_0": "rndr", "rndr": "rndr", "s3_3_c2_c4_1": "rndrrs", "rndrrs": "rndrrs"}
 
 
-def disassemble(path):
+def x86_form(mn, ops):
+    if mn in ("rdrand", "rdseed"):
+        return (mn, WIDTH_OF.get(ops.strip().lstrip("%"), 0))
+    return None
+
+
+def arm64_form(mn, ops):
+    if mn != "mrs":
+        return None
+    parts = [o.strip() for o in ops.split("//")[0].split(",")]
+    if len(parts) != 2 or parts[1].lower() not in ARM64_SYSREGS:
+        return None
+    reg = parts[0]
+    return (ARM64_SYSREGS[parts[1].lower()], 64 if reg.startswith("x") else 32 if reg.startswith("w") else 0)
+
+
+ARCHES = {
+    "x86-64": {"objdump": ["objdump", "-M", "att"], "forms": [(i, w) for i in ("rdrand", "rdseed") for w in (16, 32, 64)],
+               "form": x86_form, "source": "x86.c"},
+    "aarch64": {"objdump": ["aarch64-linux-gnu-objdump"], "forms": [("rndr", 64), ("rndrrs", 64)],
+                "form": arm64_form, "source": "arm64.c"},
+}
+
+
+def file_arch(path):
+    """The architecture of an ELF file: its e_machine (62 x86-64, 183 aarch64)."""
+    with open(path, "rb") as f:
+        head = f.read(20)
+    machine = int.from_bytes(head[18:20], "little") if head[:4] == b"\x7fELF" else None
+    return {62: "x86-64", 183: "aarch64"}.get(machine, "x86-64")
+
+
+def disassemble(path, arch="x86-64"):
     """{function: [(mnemonic, operands)]} and {function: address}."""
-    out = subprocess.run(["objdump", "-dr", "--no-show-raw-insn", "-M", "att", path],
+    cmd = ARCHES[arch]["objdump"]
+    out = subprocess.run([cmd[0], "-dr", "--no-show-raw-insn"] + cmd[1:] + [path],
                          capture_output=True, text=True, check=True).stdout
     funcs, addrs, cur = {}, {}, None
+    section_refs = []  # (function, index, offset): a relocation against .text+offset
     for line in out.splitlines():
         m = FUNC_RE.match(line)
         if m:
@@ -53,13 +103,23 @@ def disassemble(path):
             continue
         r = RELOC_RE.match(line)
         if r and funcs[cur]:
-            # A relocation names the real target of the previous call/jmp.
+            # A relocation names the real target of the previous
+            # instruction, in place of objdump's guess (in an object file,
+            # aarch64's `adrp x1, 0 <draw_rndr64>` names whatever is at 0).
             mn, ops = funcs[cur][-1]
-            funcs[cur][-1] = (mn, f"{ops} <{r.group(1)}>")
+            funcs[cur][-1] = (mn, f"{TARGET_RE.sub('', ops)} <{r.group(1)}>")
+            if r.group(1).startswith(".text") and r.group(2):
+                # A static function by its offset in the section (aarch64 -O0).
+                section_refs.append((cur, len(funcs[cur]) - 1, int(r.group(2), 16)))
             continue
         m = INSN_RE.match(line)
         if m:
             funcs[cur].append((m.group(1), m.group(2)))
+    by_addr = {a: f for f, a in addrs.items()}
+    for f, k, off in section_refs:
+        if off in by_addr:
+            mn, ops = funcs[f][k]
+            funcs[f][k] = (mn, f"{TARGET_RE.sub('', ops)} <{by_addr[off]}>")
     return funcs, addrs
 
 
@@ -68,8 +128,8 @@ def base(name):
     return name.split(".")[0]
 
 
-def forms(funcs, start, depth=4):
-    """rdrand/rdseed forms (insn, width) reachable from start."""
+def forms(funcs, start, depth=4, form=x86_form):
+    """The draw code's forms (insn, width) reachable from start."""
     seen, todo, found = set(), [(start, 0)], set()
     by_base = {}
     for f in funcs:
@@ -80,9 +140,9 @@ def forms(funcs, start, depth=4):
             continue
         seen.add(f)
         for mn, ops in funcs[f]:
-            if mn in ("rdrand", "rdseed"):
-                reg = ops.strip().lstrip("%")
-                found.add((mn, WIDTH_OF.get(reg, 0)))
+            got = form(mn, ops)
+            if got:
+                found.add(got)
             elif d < depth:
                 # A direct call or jump, or (at -O0) the address of the draw
                 # function taken for an indirect call: `lea ... # <hw_rdrand16>`.
@@ -93,12 +153,14 @@ def forms(funcs, start, depth=4):
 
 
 def check_file(path, prefixes=("batch_", "draw_")):
-    funcs, addrs = disassemble(path)
+    arch = file_arch(path)
+    a = ARCHES[arch]
+    funcs, addrs = disassemble(path, arch)
     problems = []
     for prefix in prefixes:
         at = {}
-        for insn in ("rdrand", "rdseed"):
-            for width in (16, 32, 64):
+        for insn, width in a["forms"]:
+            if True:
                 name = f"{prefix}{insn}{width}"
                 cands = [f for f in funcs if base(f) == name]
                 if not cands:
@@ -108,26 +170,30 @@ def check_file(path, prefixes=("batch_", "draw_")):
                 if addrs[f] in at:
                     problems.append(f"{path}: {name} is at the same address as {at[addrs[f]]}")
                 at[addrs[f]] = name
-                got = forms(funcs, f)
+                got = forms(funcs, f, form=a["form"])
                 if got != {(insn, width)}:
                     desc = ", ".join(f"{i}{w}" for i, w in sorted(got)) or "none"
                     problems.append(f"{path}: {name} runs {desc}, expected only the {width}-bit {insn}")
     return problems
 
 
-def matrix(srcdir):
+def matrix(srcdir, arch="x86-64"):
     problems, checked = [], 0
+    compilers = {"x86-64": [("gcc", ["gcc"]), ("clang", ["clang"])],
+                 "aarch64": [("aarch64-linux-gnu-gcc", ["aarch64-linux-gnu-gcc"]),
+                             ("clang", ["clang", "--target=aarch64-linux-gnu"])]}[arch]
     svc = os.path.join(srcdir, "service", "engine")
     incs = ["-I", svc, "-I", os.path.join(svc, "probe"), "-I", os.path.join(svc, "sources"),
             "-I", os.path.join(srcdir, "service", "shared")]
     with tempfile.TemporaryDirectory() as tmp:
-        for cc in ("gcc", "clang"):
-            if not shutil.which(cc):
+        for cc, ccmd in compilers:
+            if not shutil.which(ccmd[0]):
                 problems.append(f"{cc}: not installed")
                 continue
             for opt in ("-O0", "-O1", "-O2", "-O3", "-Os"):
-                obj = os.path.join(tmp, f"{cc}{opt}-x86.o")
-                cmd = [cc, "-std=c11", "-D_GNU_SOURCE", opt, "-c", os.path.join(svc, "sources", "x86.c")] + incs + ["-o", obj]
+                obj = os.path.join(tmp, f"{cc}{opt}-{arch}.o")
+                cmd = ccmd + ["-std=c11", "-D_GNU_SOURCE", opt, "-c",
+                              os.path.join(svc, "sources", ARCHES[arch]["source"])] + incs + ["-o", obj]
                 p = subprocess.run(cmd, capture_output=True, text=True)
                 if p.returncode != 0:
                     problems.append(f"{' '.join(cmd)}: {p.stderr.strip()}")
@@ -140,8 +206,12 @@ def matrix(srcdir):
 
 def main(argv):
     if len(argv) >= 2 and argv[0] == "--matrix":
-        problems, checked = matrix(argv[1])
-        what = f"{checked} objects (gcc and clang, -O0..-O3, -Os)"
+        arch = argv[3] if len(argv) >= 4 and argv[2] == "--arch" else "x86-64"
+        if arch not in ARCHES:
+            print(f"check-binary.py: unknown architecture {arch}", file=sys.stderr)
+            return 2
+        problems, checked = matrix(argv[1], arch)
+        what = f"{checked} {arch} objects (gcc and clang, -O0..-O3, -Os)"
     elif argv and not argv[0].startswith("-"):
         problems = []
         for path in argv:

@@ -35,7 +35,7 @@ bool rng_arm64_hwcap_advertises(const RngSourceDesc *d) {
 #define RNG_DEFINE_DRAW(name, reg)                                                            \
         static inline bool name(uint64_t *ret) {                                              \
                 uint64_t v;                                                                   \
-                unsigned ok;                                                                  \
+                bool ok; /* cset gives 0 or 1: the compiler need not test it again */      \
                 __asm__ volatile("mrs %0, " reg "\n\tcset %w1, ne" : "=r"(v), "=r"(ok) : : "cc"); \
                 *ret = v;                                                                     \
                 return ok;                                                                    \
