@@ -102,6 +102,32 @@ static void test_descriptors(void) {
                               "%s: a consequence of %s, yet not a verdict of it (or the other way round)", d->name,
                               verdict_to_string(v));
                 }
+                /* A kernel fact that reweighs verdicts (the SMCCC TRNG for
+                 * RNDRRS): a path and a clause, verdicts the source has,
+                 * each with its consequence, and the same rules (broken
+                 * err; routine exhaustion only with a fallback, which
+                 * FailOn='s confidential-VM default, fixed, relies on). */
+                CHECK(!d->alt.paths == !d->alt.fact && !d->alt.paths == !d->alt.verdicts,
+                      "%s: the kernel fact's path, clause and verdicts", d->name);
+                CHECK((d->alt.verdicts & ~d->verdicts) == 0, "%s: the fact reweighs a verdict it cannot have", d->name);
+                for (Verdict v = 0; v < _VERDICT_MAX; v++)
+                        if (d->alt.verdicts & (1u << v)) {
+                                CHECK(d->alt.consequence[v] && d->alt.paths[0] && d->alt.paths[0][0] == '/',
+                                      "%s: %s under the fact", d->name, verdict_to_string(v));
+                                CHECK(v != VERDICT_BROKEN || d->alt.severity[v] == SEVERITY_ERR,
+                                      "%s: broken under the fact", d->name);
+                                CHECK(v != VERDICT_EXHAUSTED ||
+                                              (d->alt.severity[v] <= SEVERITY_NOTICE) == d->kernel.has_fallback,
+                                      "%s: exhaustion under the fact and the confidential VM's default disagree",
+                                      d->name);
+                        }
+                rng_source_kernel_fact_set(id, true);
+                CHECK(rng_source_kernel_fact(id) == !!d->alt.paths, "%s: a fact set where none is named", d->name);
+                for (Verdict v = 0; v < _VERDICT_MAX; v++)
+                        CHECK(verdict_consequence(id, v) ==
+                                      (d->alt.verdicts & (1u << v) ? d->alt.consequence[v] : d->consequence[v]),
+                              "%s: %s's consequence under the fact", d->name, verdict_to_string(v));
+                rng_source_kernel_fact_set(id, false);
                 CHECK(!d->kernel.has_fallback || (d->kernel.fallback < _RNG_SOURCE_MAX && d->kernel.fallback != id),
                       "%s: fallback", d->name);
                 /* The default of a confidential VM fails on what is not routine. */
