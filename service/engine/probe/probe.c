@@ -37,7 +37,7 @@ void probe_detect(const ProbeParams *p, RngPresence ret[_RNG_SOURCE_MAX]) {
         ProbeSourceFn source = params_source(p);
 
         FOREACH_RNG_SOURCE(i) {
-                /* The first selected width the source has (RNDR: 64 only),
+                /* The first selected width the source has (a 64-bit register: 64 only),
                  * else its first. */
                 unsigned widths = rng_source_desc(i)->widths;
                 unsigned width = first_width(p->widths & widths ? p->widths & widths : widths);
