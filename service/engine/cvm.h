@@ -13,7 +13,9 @@
  * Limits: a kernel without the guest drivers and a hypervisor that hides
  * the sev flags from the guest give "none" on SEV/SEV-ES; a non-confidential
  * guest whose hypervisor passes the host's sev flags through is taken for a
- * SEV guest. ConfidentialVM=yes|no in rng-health.conf overrides. */
+ * SEV guest. An Arm CCA realm is not detected: Linux 6.12 has no realm
+ * guest code (no arch/arm64/kernel/rsi.c) and shows nothing to tell one by.
+ * ConfidentialVM=yes|no in rng-health.conf overrides. */
 
 #include <stdbool.h>
 #include <stddef.h>
