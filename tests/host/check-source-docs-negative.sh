@@ -33,4 +33,22 @@ for want in "does not name RNG_${first}_VERDICT" "names RNG_NOSUCH_VERDICT" "doc
 	grep -qF "$want" "$tmp/out" || { echo "FAIL: not named: $want"; exit 1; }
 done
 [ "$(grep -c '^FAIL:' "$tmp/out")" = 5 ] || { echo "FAIL: other problems reported too"; exit 1; }
-echo "ok: a missing and an unknown verdict field, a FailOn= entry, a rules label and the JSON's names are each named"
+
+# sources-by-architecture that disagrees with this build's table (its
+# architecture's line without its first source) on unchanged documentation.
+# shellcheck disable=SC2086
+arch=$(${RNG_HEALTH_EXE_WRAPPER:-} "$dump" | awk '$1 == "source" && $5 != "any" {print $5; exit}')
+if [ -n "$arch" ]; then
+	mkdir "$tmp/bin" "$tmp/good"
+	cp "$checker" "$tmp/bin/check-source-docs"
+	sed "s/^\t\[$arch\]=\"[^ ]* /\t[$arch]=\"/" "$(dirname "$checker")/sources-by-architecture" >"$tmp/bin/sources-by-architecture"
+	! cmp -s "$tmp/bin/sources-by-architecture" "$(dirname "$checker")/sources-by-architecture" ||
+		{ echo "FAIL: could not alter sources-by-architecture's $arch line"; exit 1; }
+	cp -r "$top/man" "$top/units" "$top/prometheus" "$top/doc" "$top/shell-completion" "$tmp/good/"
+	rc=0
+	"$tmp/bin/check-source-docs" "$tmp/good" "$dump" >"$tmp/out2" || rc=$?
+	cat "$tmp/out2"
+	[ "$rc" = 1 ] && grep -qF "the table's $arch sources are" "$tmp/out2" ||
+		{ echo "FAIL: a sources-by-architecture that disagrees with the table was not named"; exit 1; }
+fi
+echo "ok: a missing and an unknown verdict field, a FailOn= entry, a rules label, the JSON's names and a wrong list of an architecture's sources are each named"
