@@ -249,13 +249,13 @@ void kernel_state_build(KernelState *ret, const RngPresence presence[_RNG_SOURCE
                         else
                                 *s = STATE(KERNEL_STATE_HIDDEN, "unknown",
                                            log == KERNEL_LOG_UNREADABLE
-                                                   ? "not advertised by CPUID, yet it executes (kernel log not readable)"
-                                                   : "not advertised by CPUID, yet it executes (no reason in kernel log)",
+                                                   ? rng_source_desc(i)->detect.not_advertised.hidden_log_unreadable
+                                                   : rng_source_desc(i)->detect.not_advertised.hidden_no_log,
                                            KERNEL_REASON_CPU);
                 } else if (!p->cpuid)
                         *s = STATE(KERNEL_STATE_ABSENT, "no-cpuid",
-                                   p->tried ? "not advertised by CPUID, and it raises SIGILL"
-                                            : "not advertised by CPUID",
+                                   p->tried ? rng_source_desc(i)->detect.not_advertised.absent_sigill
+                                            : rng_source_desc(i)->detect.not_advertised.absent,
                                    KERNEL_REASON_CPU);
                 else if (reasons[i])
                         *s = STATE(KERNEL_STATE_DISABLED, reasons[i]->id, reasons[i]->message, KERNEL_REASON_KERNEL_LOG);

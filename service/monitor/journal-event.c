@@ -307,13 +307,16 @@ int event_unavailable(EventFields *f, const ProbeSourceResult *in) {
         if (k < 0)
                 return k;
         if (hidden)
-                EVENT_ADD(f, "MESSAGE=%s is hidden: not advertised by CPUID, yet it executes (%s%s%s); probed anyway, "
-                          "nothing relies on it", name, in->kernel.reason ?: "reason unknown",
+                EVENT_ADD(f, "MESSAGE=%s is hidden: not advertised by %s, yet it executes (%s%s%s); probed anyway, "
+                          "nothing relies on it", name, rng_source_desc(in->instruction)->detect.advertised_by,
+                          in->kernel.reason ?: "reason unknown",
                           in->kernel.reason_source == KERNEL_REASON_ERRATA ? ", from the errata table" : "",
                           in->kernel.reason_source == KERNEL_REASON_KERNEL_LOG ? ", the kernel's message" : "");
         else if (!in->cpuid)
                 EVENT_ADD(f, "MESSAGE=%s is %s (%s): nothing to probe", name, rng_source_desc(in->instruction)->absent,
-                          in->kernel.state == KERNEL_STATE_ABSENT ? in->kernel.reason : "not in CPUID");
+                          in->kernel.state == KERNEL_STATE_ABSENT
+                                  ? in->kernel.reason
+                                  : rng_source_desc(in->instruction)->detect.not_advertised.absent);
         else
                 EVENT_ADD(f, "MESSAGE=%s is disabled by the kernel: %s", name, in->kernel.reason ?: "reason unknown");
         EVENT_ADD(f, "RNG_INSTRUCTION=%s", name);

@@ -63,6 +63,7 @@ const RngSourceDesc rng_source_table[] = {
                 .detect = {
                         .cpuid_leaf = 1, .cpuid_register = RNG_CPUID_ECX, .cpuid_bit = 30,
                         .cpuinfo_flag = "rdrand",
+                        RNG_NOT_ADVERTISED("CPUID"),
                 },
                 .kernel = {
                         .credit = "random_init_early() and every reseed (extract_entropy()) use it where RDSEED "
@@ -117,6 +118,7 @@ const RngSourceDesc rng_source_table[] = {
                 .detect = {
                         .cpuid_leaf = 7, .cpuid_subleaf = 0, .cpuid_register = RNG_CPUID_EBX, .cpuid_bit = 18,
                         .cpuinfo_flag = "rdseed",
+                        RNG_NOT_ADVERTISED("CPUID"),
                 },
                 .kernel = {
                         .credit = "random_init_early() and every reseed (extract_entropy()) use it first; at boot "
@@ -170,6 +172,7 @@ const RngSourceDesc rng_source_table[] = {
                 .contention = true,
                 .detect = {
                         .cpuinfo_flag = "rng",
+                        RNG_NOT_ADVERTISED("HWCAP2_RNG"),
                 },
                 .kernel = {
                         .credit = "random_init_early() and every reseed (extract_entropy()) use it where the seed "
@@ -217,6 +220,7 @@ const RngSourceDesc rng_source_table[] = {
                 .contention = true,
                 .detect = {
                         .cpuinfo_flag = "rng",
+                        RNG_NOT_ADVERTISED("HWCAP2_RNG"),
                 },
                 .kernel = {
                         .credit = "random_init_early() and every reseed (extract_entropy()) use it first where the "

@@ -139,6 +139,13 @@ struct RngSourceDesc {
                  * clears it when it disables one (CPU instructions; NULL
                  * for the other kinds). */
                 const char *cpuinfo_flag;
+                /* A CPU instruction: what advertises it ("CPUID",
+                 * "HWCAP2_RNG"), and that said in the kernel state's
+                 * reasons where it does not (RNG_NOT_ADVERTISED()). */
+                const char *advertised_by;
+                struct {
+                        const char *absent, *absent_sigill, *hidden_log_unreadable, *hidden_no_log;
+                } not_advertised;
                 /* A device: the node it is read from, and the kernel's sysfs
                  * directory that says which one it reads and how much it
                  * credits (NULL: none). A boot seed: the sysfs directory of
@@ -227,6 +234,17 @@ struct RngSourceDesc {
         bool (*advertised)(const RngSourceDesc *d);
         const RngSource *forms; /* [RNG_N_WIDTHS]; a device: its one form (width 64) */
 };
+
+/* A CPU instruction's .detect.advertised_by and .detect.not_advertised,
+ * for what advertises it (a string literal). */
+#define RNG_NOT_ADVERTISED(by)                                                                        \
+        .advertised_by = by,                                                                          \
+        .not_advertised = {                                                                           \
+                .absent = "not advertised by " by,                                                   \
+                .absent_sigill = "not advertised by " by ", and it raises SIGILL",                   \
+                .hidden_log_unreadable = "not advertised by " by ", yet it executes (kernel log not readable)", \
+                .hidden_no_log = "not advertised by " by ", yet it executes (no reason in kernel log)",  \
+        }
 
 /* The table: _RNG_SOURCE_MAX entries. */
 extern const RngSourceDesc rng_source_table[];

@@ -53,6 +53,12 @@ static void test_descriptors(void) {
                 if (d->kind == RNG_KIND_CPU_INSTRUCTION) {
                         CHECK(d->widths != 0, "%s: an instruction without widths", d->name);
                         CHECK(d->detect.cpuinfo_flag, "%s: no cpuinfo flag", d->name);
+                        CHECK(d->detect.advertised_by && d->detect.not_advertised.absent &&
+                                      d->detect.not_advertised.absent_sigill &&
+                                      d->detect.not_advertised.hidden_log_unreadable &&
+                                      d->detect.not_advertised.hidden_no_log &&
+                                      strstr(d->detect.not_advertised.absent, d->detect.advertised_by),
+                              "%s: what advertises it, and its reasons where it does not", d->name);
                         CHECK(!d->kernel_view, "%s: an instruction's view is /proc/cpuinfo's", d->name);
                         /* The kernel's loop, and the series' counters where it changes it. */
                         CHECK(d->kernel.tries_stock >= 1 && d->kernel.tries_series >= 1, "%s: tries", d->name);
@@ -71,6 +77,8 @@ static void test_descriptors(void) {
                 } else {
                         CHECK(d->widths == 0 && !d->contention, "%s: widths or contention", d->name);
                         CHECK(!d->detect.cpuinfo_flag && d->kernel_view, "%s: its view is its reader's", d->name);
+                        CHECK(!d->detect.advertised_by && !d->detect.not_advertised.absent,
+                              "%s: advertised by the CPU", d->name);
                         CHECK(d->kernel.tries_stock == 0 && d->kernel.tries_series == 0 && !d->kernel.counters &&
                               !d->kernel.has_fallback, "%s: a loop, counters or a fallback", d->name);
                         CHECK(!rng_source_kernel_logged(id), "%s: the kernel watch follows it", d->name);
