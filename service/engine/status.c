@@ -115,6 +115,12 @@ void status_format_source(const ProbeReport *r, RngSourceId i, char *buf, size_t
                          in->kernel_retries, plural(in->kernel_retries, "try", "tries"));
                 break;
         case VERDICT_EXHAUSTED:
+                if (worst->delivered == 0) {
+                        snprintf(buf, len, "%s exhausted%s: no value delivered in %s %s", name, kernel,
+                                 format_si((double) worst->attempts, c, sizeof(c)),
+                                 plural(worst->attempts, "try", "tries"));
+                        break;
+                }
                 snprintf(buf, len, "%s exhausted%s: %s of tries failed, %s %s needed >%" PRIu64 " %s",
                          name, kernel, format_percent(s->failure_rate, a, sizeof(a)),
                          format_si((double) s->retry_exhausted, b, sizeof(b)),
@@ -122,15 +128,9 @@ void status_format_source(const ProbeReport *r, RngSourceId i, char *buf, size_t
                          plural(in->kernel_retries, "try", "tries"));
                 break;
         case VERDICT_BROKEN:
-                if (worst->delivered == 0)
-                        snprintf(buf, len, "%s broken%s: no value delivered in %s %s", name, kernel,
-                                 format_si((double) worst->attempts, c, sizeof(c)),
-                                 plural(worst->attempts, "try", "tries"));
-                else {
-                        health_result_format(&worst->health, checks, sizeof(checks));
-                        snprintf(buf, len, "%s broken%s: output check failed (%s), %s of tries failed",
-                                 name, kernel, checks, format_percent(s->failure_rate, a, sizeof(a)));
-                }
+                health_result_format(&worst->health, checks, sizeof(checks));
+                snprintf(buf, len, "%s broken%s: output check failed (%s), %s of tries failed", name, kernel,
+                         checks, format_percent(s->failure_rate, a, sizeof(a)));
                 break;
         default:
                 snprintf(buf, len, "%s %s%s", name, verdict_to_string(in->verdict), kernel);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <syslog.h>
 
+#include "health.h"
 #include "macro.h"
 #include "verdict.h"
 
@@ -53,8 +54,15 @@ int verdict_exit_code(Verdict v) {
 
 Verdict verdict_for_run(const VerdictParams *p, uint64_t failures, uint64_t delivered,
                         uint64_t kernel_loop_failures, unsigned health_failed) {
-        if (delivered == 0 || health_failed != 0)
+        /* Values that pass for random but are not: the worst case. (No
+         * values at all is no such value: HEALTH_EMPTY.) */
+        if (health_failed & ~HEALTH_EMPTY)
                 return VERDICT_BROKEN;
+        /* Nothing delivered: every call of the kernel's loop fails, and the
+         * kernel does what it does where the loop fails (falls back, or goes
+         * without): exhausted, weighed as such. */
+        if (delivered == 0)
+                return VERDICT_EXHAUSTED;
         if (kernel_loop_failures >= MAX(p->exhausted_min_loop_failures, 1u))
                 return VERDICT_EXHAUSTED;
         if (failures >= MAX(p->degraded_min_failures, 1u))

@@ -51,7 +51,5 @@ const char *probe_source_consequence(const ProbeSourceResult *in) {
 
         if (!worst)
                 return NULL;
-        if (in->verdict == VERDICT_BROKEN && worst->delivered == 0)
-                return verdict_consequence(in->instruction, VERDICT_EXHAUSTED);
         return verdict_consequence(in->instruction, in->verdict);
 }
