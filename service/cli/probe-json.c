@@ -267,6 +267,16 @@ static int instruction_to_json(const ProbeReport *r, const ProbeSourceResult *in
         JSON_ADD(k, "retries_source", JSON_STR(kernel_retries_source_to_string(in->kernel_retries_source)));
         JSON_ADD(k, "retries_why", JSON_STR(in->kernel_retries_why));
         JSON_ADD(k, "credit", TAKE_PTR(credit));
+        if (rng_source_desc(in->instruction)->alt.paths) {
+                _cleanup_json_ struct json_object *fact = NULL;
+
+                if ((q = json_new_object(&fact)) < 0)
+                        return q;
+                JSON_ADD(fact, "fact", JSON_STR(rng_source_desc(in->instruction)->alt.fact));
+                JSON_ADD(fact, "holds", json_object_new_boolean(rng_source_kernel_fact(in->instruction)));
+                JSON_ADD(k, "other_input", TAKE_PTR(fact));
+        } else
+                JSON_ADD(k, "other_input", NULL);
         JSON_ADD(e, "kernel", TAKE_PTR(k));
         JSON_ADD(e, "erratum", TAKE_PTR(erratum));
         JSON_ADD(e, "erratum_fixed", TAKE_PTR(fixed));

@@ -167,10 +167,8 @@ static void print_instructions(const ProbeReport *r, FILE *f) {
         }
         if (r->boot.read) {
                 status_format_crng(&r->boot, kbuf, sizeof(kbuf));
-                fprintf(f, "\n%s.%s", kbuf, r->boot.vm_forks ? "" : "\n");
-                if (r->boot.vm_forks)
-                        fprintf(f, " Reseeded %" PRIu64 "x for a virtual machine fork (a clone, or a restored snapshot).\n",
-                                r->boot.vm_forks);
+                /* status_format_crng() counts the forks; the table says what they are. */
+                fprintf(f, "\n%s%s.\n", kbuf, r->boot.vm_forks ? " (a clone, or a restored snapshot)" : "");
         }
 
         FOREACH_RNG_SOURCE(i) {
@@ -182,12 +180,16 @@ static void print_instructions(const ProbeReport *r, FILE *f) {
                 if (in->selected && in->read_error < 0)
                         fprintf(f, "\n%s: %s cannot be read (%s): not probed.\n", rng_source_display_name(i),
                                 rng_source_desc(i)->detect.device, strerror(-in->read_error));
+                if (in->selected && rng_source_desc(i)->alt.paths)
+                        fprintf(f, "\n%s: %s: %s.\n", rng_source_display_name(i), rng_source_desc(i)->alt.fact,
+                                rng_source_kernel_fact(i) ? "yes" : "no");
                 if (in->selected && in->verdict == VERDICT_HIDDEN)
-                        fprintf(f, "\n%s is hidden: CPUID does not advertise it, yet it executes. Neither the kernel nor\n"
-                                "a program that checks CPUID uses it: what it did when run anyway (hardware\n"
+                        fprintf(f, "\n%s is hidden: %s does not advertise it, yet it executes. Neither the kernel nor\n"
+                                "a program that checks %s uses it: what it did when run anyway (hardware\n"
                                 "verdict %s, below) is information about the CPU, not a verdict on the\n"
                                 "randomness this machine relies on.\n",
-                                rng_source_display_name(i), verdict_to_string(in->hardware_verdict));
+                                rng_source_display_name(i), rng_source_desc(i)->detect.advertised_by,
+                                rng_source_desc(i)->detect.advertised_by, verdict_to_string(in->hardware_verdict));
                 if (in->erratum)
                         fprintf(f, "\n%s matches the known erratum %s: %s\n  Fix: %s\n  Sources: %s\n",
                                 rng_source_display_name(i), in->erratum->id, in->erratum->description,
