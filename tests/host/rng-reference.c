@@ -20,8 +20,11 @@
  *       equal values per thread stream, summed), longest_failure_streak
  *       (the largest of any thread), loop_failures (calls of a loop of
  *       RETRIES tries, default 10, that would have run out, as for
- *       contend; a thread's trailing streak too), bit_ones (ones per bit
- *       position, summed). Never prints a value.
+ *       contend; a thread's trailing streak too), values_over (values
+ *       that needed more than RETRIES tries: streaks of at least RETRIES
+ *       failed tries, a thread's trailing one too; the probe's
+ *       RNG_RETRY_EXHAUSTED), bit_ones (ones per bit position, summed).
+ *       Never prints a value.
  *
  *   rng-reference contend INSTRUCTION WIDTH THREADS MSEC [RETRIES]
  *       THREADS threads pinned one per usable CPU, started together (they
@@ -68,6 +71,7 @@ typedef struct Counts {
         uint64_t tries, failures, delivered, zeros, all_ones, repeats;
         uint64_t streak, longest;
         uint64_t retries, loop_failures; /* contend: calls of a loop of `retries` tries that ran out */
+        uint64_t values_over; /* run: streaks of at least `retries` failed tries (values that needed more) */
         uint64_t bit_ones[64];
         bool have_last;
         uint64_t last;
@@ -87,8 +91,10 @@ typedef struct Counts {
                                 buf[k++] = v & (mask);                                          \
                                 if (c->streak > c->longest)                                     \
                                         c->longest = c->streak;                                 \
-                                if (c->retries && c->streak >= c->retries)                      \
+                                if (c->retries && c->streak >= c->retries) {                    \
                                         c->loop_failures += c->streak / c->retries;             \
+                                        c->values_over++;                                       \
+                                }                                                               \
                                 c->streak = 0;                                                  \
                         } else {                                                                \
                                 c->failures++;                                                  \
@@ -176,8 +182,10 @@ static void *worker_run(void *p) {
         /* A trailing streak counts like one in the middle. */
         if (c->streak > c->longest)
                 c->longest = c->streak;
-        if (c->retries)
+        if (c->retries) {
                 c->loop_failures += c->streak / c->retries;
+                c->values_over += c->streak >= c->retries;
+        }
         free(buf);
         return NULL;
 }
@@ -386,6 +394,7 @@ static int cmd_run(char **argv, int argc) {
                 total.all_ones += c->all_ones;
                 total.repeats += c->repeats;
                 total.loop_failures += c->loop_failures;
+                total.values_over += c->values_over;
                 if (c->longest > total.longest)
                         total.longest = c->longest;
                 for (unsigned b = 0; b < 64; b++)
@@ -398,12 +407,13 @@ static int cmd_run(char **argv, int argc) {
                 printf("%s%d", t ? ", " : "", workers[t].cpu);
         printf("], \"tries\": %llu, \"failures\": %llu, \"delivered\": %llu, \"zeros\": %llu, "
                "\"all_ones\": %llu, \"repeats\": %llu, \"longest_failure_streak\": %llu, "
-               "\"loop_failures\": %llu, \"retries\": %llu, \"wall_usec\": %.0f, \"bit_ones\": [",
+               "\"loop_failures\": %llu, \"values_over\": %llu, \"retries\": %llu, \"wall_usec\": %.0f, "
+               "\"bit_ones\": [",
                (unsigned long long) total.tries, (unsigned long long) total.failures,
                (unsigned long long) total.delivered, (unsigned long long) total.zeros,
                (unsigned long long) total.all_ones, (unsigned long long) total.repeats,
                (unsigned long long) total.longest, (unsigned long long) total.loop_failures,
-               (unsigned long long) retries, (t1 - t0) * 1e6);
+               (unsigned long long) total.values_over, (unsigned long long) retries, (t1 - t0) * 1e6);
         for (unsigned b = 0; b < width; b++)
                 printf("%s%llu", b ? ", " : "", (unsigned long long) total.bit_ones[b]);
         printf("]}\n");
