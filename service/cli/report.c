@@ -243,10 +243,18 @@ static ReportBoot *find_boot(Report *r, sd_id128_t machine_id, sd_id128_t boot_i
         for (k = boot_hash(boot_id, r->index_size); r->index[k] != SIZE_MAX; k = (k + 1) & (r->index_size - 1))
                 if (sd_id128_equal(r->boots[r->index[k]].boot_id, boot_id))
                         return &r->boots[r->index[k]];
-        b = realloc(r->boots, (r->n_boots + 1) * sizeof(ReportBoot));
-        if (!b)
-                return NULL;
-        r->boots = b;
+        if (r->n_boots == r->boots_allocated) {
+                /* Doubling: adding n boots copies O(n) entries, not O(n^2). */
+                size_t n = MAX(r->boots_allocated * 2, (size_t) 16);
+
+                if (n > SIZE_MAX / sizeof(ReportBoot))
+                        return NULL;
+                b = realloc(r->boots, n * sizeof(ReportBoot));
+                if (!b)
+                        return NULL;
+                r->boots = b;
+                r->boots_allocated = n;
+        }
         r->index[k] = r->n_boots;
         b = &r->boots[r->n_boots++];
         *b = (ReportBoot) { .machine_id = machine_id, .boot_id = boot_id, .exit_status = -1 };

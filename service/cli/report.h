@@ -90,8 +90,8 @@ typedef struct ReportBoot {
 } ReportBoot;
 
 typedef struct Report {
-        size_t n_boots;
-        ReportBoot *boots; /* in the order first seen */
+        size_t n_boots, boots_allocated;
+        ReportBoot *boots; /* in the order first seen; boots_allocated of room */
         size_t *index, index_size;      /* boots by boot ID (open addressing), for many machines */
         bool by_machine;                /* read from a directory or files: print grouped by machine */
         unsigned malformed;             /* entries refused for a bad field */
