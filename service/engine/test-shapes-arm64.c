@@ -141,6 +141,9 @@ static void test_shapes(void) {
                                 rng_source_kernel_fact_set(RNG_SOURCE_RNDRRS, smccc);
                                 check_source(s->name, smccc, cvm, &r, RNG_SOURCE_RNDR, &s->rndr_expect[smccc]);
                                 check_source(s->name, smccc, cvm, &r, RNG_SOURCE_RNDRRS, &s->rndrrs_expect[smccc]);
+                                printf("%s, %s SMCCC TRNG, %s: the service %s\n", s->name,
+                                       smccc ? "with" : "without", cvm ? "confidential VM" : "plain VM",
+                                       fail_on_exit(&f, &r) ? "exits (FailOn= matched)" : "keeps running");
                                 CHECK(fail_on_exit(&f, &r) == (cvm ? s->cvm_exit : 0),
                                       "%s smccc=%d cvm=%d: exit %d", s->name, smccc, cvm, fail_on_exit(&f, &r));
                         }
