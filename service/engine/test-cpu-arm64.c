@@ -137,11 +137,11 @@ static void test_errata(void) {
         char buf[128];
 
         e = errata_match(&axion, &fail_some, 1);
-        CHECK(e && strcmp(e->id, "gcp-axion-rndr") == 0, "Axion V2 with RNDR failures: %s", e ? e->id : "none");
+        CHECK(e && strcmp(e->id, "neoverse-v2-rndr") == 0, "Axion V2 with RNDR failures: %s", e ? e->id : "none");
         e = errata_match(&n4a, &fail_some, 1);
-        CHECK(e && strcmp(e->id, "gcp-axion-n4a-rndr") == 0, "n4a: %s", e ? e->id : "none");
+        CHECK(e && strcmp(e->id, "neoverse-n3-rndr") == 0, "n4a: %s", e ? e->id : "none");
         e = errata_match(&graviton3, &fail_some, 1);
-        CHECK(e && strcmp(e->id, "aws-graviton3-rndr") == 0, "Graviton3: %s", e ? e->id : "none");
+        CHECK(e && strcmp(e->id, "neoverse-v1-rndr") == 0, "Graviton3: %s", e ? e->id : "none");
         CHECK(!errata_match(&axion, &clean, 1), "no failures, no erratum");
         CHECK(!errata_match(&a57, &fail_some, 1) && !errata_match(&qemu, &fail_some, 1), "another CPU");
         e = errata_match(&oryon, &fail_all, 1);

@@ -58,22 +58,24 @@ const Erratum errata_table[] = {
                  * failure rate of single tries (the 3-4 % are handshakes,
                  * each several reads), and the cause (firmware, hypervisor
                  * or silicon). Matched on both parts, only with failed
-                 * tries observed. */
-                .id = "gcp-axion-rndr",
+                 * tries observed. Named by the core, not the cloud: the
+                 * same part is AWS Graviton4's (aws-lc-rs #1233). */
+                .id = "neoverse-v2-rndr",
                 .vendor = "0x41",
                 .family = 0xf, .model_min = 0xd4f, .model_max = 0xd4f, .stepping = -1,
                 .instruction = RNG_SOURCE_RNDR,
                 .widths = 1u << 2,
                 .symptom_failures = true,
-                .description = "Google Axion hosts (reported on n4a; Neoverse V2 0xd4f) fail RNDR reads "
-                               "intermittently, clustered on certain hosts",
+                .description = "Neoverse V2 (0xd4f: Google Axion C4A, AWS Graviton4) RNDR reads reported to fail "
+                               "intermittently on certain cloud hosts (aws-lc #3453 names Axion n4a as V2; "
+                               "ztunnel #2072 gives n4a part 0xd8e)",
                 .fix = "none known in hardware or firmware; programs must retry RNDR (aws-lc 8d931575, PR #3475)",
                 .sources = "aws/aws-lc #3453 and commit 8d931575 (PR #3475); aws/aws-lc-rs #1233; astral-sh/uv "
                            "#21743; rustls/rustls #3274; istio/ztunnel #2072; feldera/feldera PR #6795",
         },
         {
                 /* The same reports, n4a's part as ztunnel #2072 gives it. */
-                .id = "gcp-axion-n4a-rndr",
+                .id = "neoverse-n3-rndr",
                 .vendor = "0x41",
                 .family = 0xf, .model_min = 0xd8e, .model_max = 0xd8e, .stepping = -1,
                 .instruction = RNG_SOURCE_RNDR,
@@ -88,9 +90,9 @@ const Erratum errata_table[] = {
         {
                 /* aws/aws-lc-rs #1233: "Also reported on Graviton 3/4",
                  * without figures. Graviton3 is Neoverse V1 (0xd40),
-                 * Graviton4 Neoverse V2 (0xd4f: the entry above matches
-                 * it first). Not known: how often, on which hosts. */
-                .id = "aws-graviton3-rndr",
+                 * Graviton4 Neoverse V2 (0xd4f: neoverse-v2-rndr). Not
+                 * known: how often, on which hosts. */
+                .id = "neoverse-v1-rndr",
                 .vendor = "0x41",
                 .family = 0xf, .model_min = 0xd40, .model_max = 0xd40, .stepping = -1,
                 .instruction = RNG_SOURCE_RNDR,
