@@ -15,18 +15,19 @@ int aggregator_add_source(Aggregator *a, const VerdictSource *s) {
         return 0;
 }
 
+/* The worst of the per-source verdicts (aggregator_instr_verdicts()): a
+ * source's "nothing seen" does not turn a machine whose every source is
+ * unsupported into ok. */
 bool aggregator_verdict(const Aggregator *a, Verdict *ret) {
-        bool any = false;
-        Verdict v = VERDICT_UNSUPPORTED;
+        Verdict v[_RNG_SOURCE_MAX], w = VERDICT_UNSUPPORTED;
 
-        for (unsigned i = 0; i < a->n_sources; i++)
-                if (a->sources[i]->reported) {
-                        v = any ? verdict_worst(v, a->sources[i]->verdict) : a->sources[i]->verdict;
-                        any = true;
-                }
-        if (any && ret)
-                *ret = v;
-        return any;
+        if (!aggregator_instr_verdicts(a, v))
+                return false;
+        FOREACH_RNG_SOURCE(i)
+                w = verdict_worst(w, v[i]);
+        if (ret)
+                *ret = w;
+        return true;
 }
 
 /* Per instruction: a problem (worse than ok) from any source wins;

@@ -554,6 +554,10 @@ static void test_aggregator(void) {
         CHECK(h.change.changed && h.change.instr[RNG_SOURCE_RDSEED] == VERDICT_EXHAUSTED &&
               h.change.instr[RNG_SOURCE_RDRAND] == VERDICT_UNSUPPORTED, "a kernel problem wins");
         CHECK_EQ_INT(verdict_source_report(&kernel, V(OK, OK), "", "kernel"), 0);
+        /* Nothing on this machine (arm64 without FEAT_RNG): the kernel's
+         * "nothing seen" does not make the machine's verdict ok. */
+        CHECK_EQ_INT(verdict_source_report(&probe, V(UNSUPPORTED, UNSUPPORTED), "nothing to check", "reprobe"), 0);
+        CHECK(aggregator_verdict(&a, &v) && v == VERDICT_UNSUPPORTED, "all unsupported: %s", verdict_to_string(v));
         CHECK_EQ_INT(verdict_source_report(&probe, V(OK, OK), "RDRAND ok again", "reprobe"), 0);
 
         /* Detached: nothing stored, nobody called. */
