@@ -24,3 +24,20 @@ build_lock() {
 	exec 8>"$CACHE_ROOT/build.lock"
 	flock 8
 }
+
+# The kernel builds' compiler cache (tools/kernel-build and the kernel
+# tests' own O= directories), outside the repository so that a fresh clone
+# reuses it. Depend mode (CCACHE_DEPEND): a miss is keyed on the compiler's
+# own -MMD dependency file, so ccache does not run the preprocessor a second
+# time; on a cold cache that was a third more time per object than gcc
+# alone (30 kernel objects: gcc 33 s, ccache 46 s, depend mode 38 s), and
+# warm, the hits are the same direct-mode hits. Reproducible build metadata
+# (KBUILD_BUILD_USER/HOST; each caller sets KBUILD_BUILD_TIMESTAMP) keeps
+# hits across clean builds.
+kernel_ccache_env() {
+	export CCACHE_DIR=${CCACHE_DIR:-$CACHE_ROOT/ccache}
+	export CCACHE_BASEDIR=$BUILD_ROOT/kernel CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-4G}
+	export CCACHE_DEPEND=1
+	export KBUILD_BUILD_USER=rng-health KBUILD_BUILD_HOST=rng-health
+	mkdir -p "$CCACHE_DIR"
+}
