@@ -79,29 +79,38 @@ void rng_boot_seed_kernel_view(const RngSourceDesc *d, const KernelViewInput *in
         bool setup = setup_data_seed(in->root, d->detect.sysfs, d->detect.setup_data_type);
         bool efi = in->log && in->log->efi_seed;
         bool hyperv = exists(in->root, HYPERV_SEED_TABLE);
+        bool dt = d->detect.device_tree && exists(in->root, d->detect.device_tree);
         bool trust = kernel_cmdline_bool(in->cmdline, in->cmdline_len, d->kernel.credit_param, true);
         bool before = in->log && in->log->crng_ready && in->log->crng_stage == KERNEL_CRNG_STAGE_BOOT_SEED;
         KernelCredit *c = &ret->credit;
 
         *ret = (KernelSourceState) { .state = KERNEL_STATE_ENABLED };
-        if (!setup && !efi && !hyperv) {
+        if (!setup && !efi && !hyperv && !before) {
+                /* A device tree's rng-seed leaves no trace: only a credited
+                 * one shows, by the CRNG's readiness before the command line. */
                 *ret = (KernelSourceState) {
                         .state = KERNEL_STATE_ABSENT,
                         .reason_id = "none",
-                        .reason = in->log ? "no seed from the boot loader"
-                                          : "no seed from the boot loader (kernel log not read: an EFI seed "
-                                            "would not be seen)",
+                        .reason = !in->log ? "no seed from the boot loader (kernel log not read: an EFI seed "
+                                             "would not be seen)"
+                                  : dt ? "no seed from the boot loader credited (a device tree's rng-seed "
+                                         "leaves no trace but the CRNG's readiness before the command line)"
+                                       : "no seed from the boot loader",
                 };
                 ret->credit = (KernelCredit) {
                         .known = true,
-                        .why = trust ? "none passed (random.trust_bootloader is on)"
-                                     : "none passed (random.trust_bootloader is off)",
+                        .why = dt      ? "none credited: the CRNG was not ready before the kernel command line"
+                               : trust ? "none passed (random.trust_bootloader is on)"
+                                       : "none passed (random.trust_bootloader is off)",
                 };
                 return;
         }
-        snprintf(c->device, sizeof(c->device), "%s%s%s%s%s", setup ? "setup_data" : "",
+        /* The seed whose only trace is the CRNG's early readiness: a device
+         * tree's when the kernel has one, otherwise unnamed. */
+        snprintf(c->device, sizeof(c->device), "%s%s%s%s%s%s%s", setup ? "setup_data" : "",
                  setup && (efi || hyperv) ? " " : "", efi ? "efi" : "", efi && hyperv ? " " : "",
-                 hyperv ? "hyperv-oem0" : "");
+                 hyperv ? "hyperv-oem0" : "", !setup && !efi && !hyperv && dt ? "device-tree" : "",
+                 !setup && !efi && !hyperv && !dt ? "unnamed" : "");
         c->known = true;
         c->host_fed = true;
         c->credited = setup || trust || before;

@@ -321,8 +321,9 @@ const RngSourceDesc rng_source_table[] = {
         },
         /* A seed the boot loader or the firmware hands over
          * (add_bootloader_randomness()): x86's setup_data, EFI's seed
-         * table, Hyper-V's OEM0 table. The kernel zeroes it after use:
-         * nothing to probe, only whether it was there and credited. */
+         * table, Hyper-V's OEM0 table, a device tree's /chosen/rng-seed.
+         * The kernel zeroes it after use: nothing to probe, only whether
+         * it was there and credited. */
         [RNG_SOURCE_BOOT_SEED] = {
                 .name = "boot-seed",
                 .display_name = "BOOT_SEED",
@@ -331,18 +332,19 @@ const RngSourceDesc rng_source_table[] = {
                 .detect = {
                         .sysfs = "/sys/kernel/boot_params/setup_data",
                         .setup_data_type = 9, /* SETUP_RNG_SEED */
+                        .device_tree = "/sys/firmware/devicetree/base",
                 },
                 .kernel_view = rng_boot_seed_kernel_view,
                 .absent = "none passed", .absent_severity = SEVERITY_INFO,
                 .kernel = {
                         .credit = "add_bootloader_randomness() credits it in full when random.trust_bootloader "
-                                  "is on (the default); x86 hands a setup_data seed over in setup_arch() before "
-                                  "it parses the kernel's parameters, so random.trust_bootloader=off does not "
-                                  "stop that one",
+                                  "is on (the default); x86's setup_data seed and a device tree's rng-seed are "
+                                  "handed over in setup_arch(), before the kernel parses its parameters, so "
+                                  "random.trust_bootloader=off does not stop those",
                         .credit_param = "random.trust_bootloader",
                         .remedy = "random.trust_bootloader=off on the kernel command line, and a VMM that "
-                                  "passes no setup_data seed (x86 credits that one before it reads the "
-                                  "parameter)",
+                                  "passes no setup_data seed and no device tree rng-seed (QEMU's virt machine: "
+                                  "dtb-randomness=off); the kernel credits those before it reads the parameter",
                 },
                 .severity = { [VERDICT_HOST_FED] = SEVERITY_WARNING },
                 .consequence = { [VERDICT_HOST_FED] = HOST_FED_CONSEQUENCE },

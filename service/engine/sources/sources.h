@@ -152,6 +152,12 @@ struct RngSourceDesc {
                  * the boot loader's data, and the type of a seed there. */
                 const char *device, *sysfs;
                 unsigned setup_data_type;
+                /* A boot seed: the device tree's directory in sysfs (arm64,
+                 * and any machine booted with one). The kernel reads
+                 * /chosen/rng-seed in setup_arch() and erases it, so only
+                 * the CRNG's readiness before the command line tells that
+                 * one was there. NULL: none. */
+                const char *device_tree;
         } detect;
         /* The kernel's view of a source that is no CPU instruction (its
          * device or seed, and whether and how much the kernel credits it),

@@ -315,7 +315,7 @@ static void test_hwrng_view(void) {
 
 /* The boot loader's seed: none; x86 setup_data (credited whatever
  * random.trust_bootloader says); EFI's table in the log (as the parameter
- * says); the CRNG ready before the command line. */
+ * says); the CRNG ready before the command line; a device tree's. */
 static void test_boot_seed_view(void) {
         static const char on[] = "root=/dev/sda", off[] = "root=/dev/sda random.trust_bootloader=off";
         char root[] = "/tmp/test-sources-XXXXXX", cmd[256];
@@ -360,6 +360,27 @@ static void test_boot_seed_view(void) {
         rng_boot_seed_kernel_view(desc(RNG_SOURCE_BOOT_SEED),
                                   &(KernelViewInput) { .root = root, .cmdline = off, .cmdline_len = strlen(off), .log = &efi }, &k);
         CHECK(k.credit.credited, "ready before the command line");
+
+        /* A device tree's rng-seed (arm64): erased once read, seen only by
+         * the CRNG's readiness before the command line; without a device
+         * tree such a seed is unnamed. */
+        KernelBootLog early = { .read = true, .crng_ready = true, .cmdline_seen = true,
+                                .crng_stage = KERNEL_CRNG_STAGE_BOOT_SEED };
+        rng_boot_seed_kernel_view(desc(RNG_SOURCE_BOOT_SEED),
+                                  &(KernelViewInput) { .root = root, .cmdline = off, .cmdline_len = strlen(off), .log = &early }, &k);
+        CHECK(k.state == KERNEL_STATE_ENABLED && k.credit.credited && k.credit.host_fed &&
+              strcmp(k.credit.device, "unnamed") == 0, "early and no trace: %s", k.credit.device);
+        put(root, "/sys/firmware/devicetree/base/chosen/bootargs", "console=ttyAMA0");
+        rng_boot_seed_kernel_view(desc(RNG_SOURCE_BOOT_SEED),
+                                  &(KernelViewInput) { .root = root, .cmdline = on, .cmdline_len = strlen(on), .log = &log }, &k);
+        CHECK(k.state == KERNEL_STATE_ABSENT && strstr(k.reason, "device tree") && k.credit.known &&
+              !k.credit.credited && strstr(k.credit.why, "none credited"), "device tree, not early: %s", k.reason);
+        rng_boot_seed_kernel_view(desc(RNG_SOURCE_BOOT_SEED),
+                                  &(KernelViewInput) { .root = root, .cmdline = off, .cmdline_len = strlen(off), .log = &early }, &k);
+        CHECK(k.state == KERNEL_STATE_ENABLED && k.credit.credited && k.credit.host_fed && k.credit.quality == 1024 &&
+              strcmp(k.credit.device, "device-tree") == 0, "device tree, early: %s", k.credit.device);
+        snprintf(cmd, sizeof(cmd), "rm -rf %s/sys", root);
+        CHECK(system(cmd) == 0, "%s", cmd);
 
         put(root, "/sys/firmware/acpi/tables/OEM0", "x");
         rng_boot_seed_kernel_view(desc(RNG_SOURCE_BOOT_SEED),
