@@ -169,12 +169,13 @@ void cpu_id_from_midr(uint64_t midr, CpuId *ret) {
         ret->have_fms = ret->midr = true;
 }
 
-int cpu_id_from_cpuid(CpuId *ret) {
+int cpu_id_from_hardware(const char *root, CpuId *ret) {
+        if (!ret)
+                return -EINVAL;
 #if RNG_ARCH_X86_64
         unsigned a, b, c, d;
 
-        if (!ret)
-                return -EINVAL;
+        (void) root;
         if (!__get_cpuid(0, &a, &b, &c, &d))
                 return -EOPNOTSUPP;
         memcpy(ret->vendor, &b, 4);
@@ -188,8 +189,30 @@ int cpu_id_from_cpuid(CpuId *ret) {
         cpu_id_decode_leaf1(a, &ret->family, &ret->model, &ret->stepping);
         ret->have_fms = true;
         return 0;
+#elif RNG_SOURCES_ARM64
+        /* The kernel's copy of cpu0's MIDR_EL1 (hex). */
+        _cleanup_free_ char *p = path_join(root, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", NULL);
+        _cleanup_free_ char *m = NULL;
+        size_t ml = 0;
+        uint32_t midr;
+        const char *e;
+        int r;
+
+        if (!p)
+                return -ENOMEM;
+        r = read_small_file(p, 64, &m, &ml);
+        if (r < 0)
+                return r;
+        e = m + ml;
+        while (e > m && (e[-1] == '\n' || is_blank(e[-1])))
+                e--;
+        r = parse_u32(m, e, true, &midr);
+        if (r < 0)
+                return r;
+        cpu_id_from_midr(midr, ret);
+        return 0;
 #else
-        (void) ret;
+        (void) root;
         return -EOPNOTSUPP;
 #endif
 }
@@ -225,28 +248,7 @@ int cpu_id_read(const char *root, CpuId *ret) {
         if (r >= 0)
                 r = cpu_id_parse_cpuinfo(buf, len, &id);
 
-        rc = cpu_id_from_cpuid(&c);
-#if RNG_SOURCES_ARM64
-        {
-                /* The kernel's copy of cpu0's MIDR_EL1 (hex), where it has it. */
-                _cleanup_free_ char *p = path_join(root, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1",
-                                                   NULL);
-                _cleanup_free_ char *m = NULL;
-                size_t ml = 0;
-                uint32_t midr;
-
-                if (p && read_small_file(p, 64, &m, &ml) >= 0) {
-                        const char *e = m + ml;
-
-                        while (e > m && (e[-1] == '\n' || is_blank(e[-1])))
-                                e--;
-                        if (parse_u32(m, e, true, &midr) >= 0) {
-                                cpu_id_from_midr(midr, &c);
-                                rc = 0;
-                        }
-                }
-        }
-#endif
+        rc = cpu_id_from_hardware(root, &c);
         if (rc >= 0) {
                 memcpy(id.vendor, c.vendor, sizeof(id.vendor));
                 if (c.have_fms) {

@@ -65,9 +65,11 @@ void cpu_id_decode_leaf1(uint32_t eax, unsigned *ret_family, unsigned *ret_model
  * vendor ""). -EINVAL on NULL, -EBADMSG if none of the fields was found. */
 int cpu_id_parse_cpuinfo(const char *text, size_t len, CpuId *ret);
 
-/* Fill from CPUID (x86-64; vendor and family/model/stepping). -EOPNOTSUPP
- * when CPUID is not available in this build. */
-int cpu_id_from_cpuid(CpuId *ret);
+/* Fill from the CPU's own identification: CPUID on x86-64 (vendor and
+ * family/model/stepping); on arm64 MIDR_EL1, as the kernel gives cpu0's in
+ * sysfs below root (midr set). -EOPNOTSUPP when this build has no way to
+ * read it, -errno when the kernel does not give it. */
+int cpu_id_from_hardware(const char *root, CpuId *ret);
 
 /* MIDR_EL1's value → vendor, family/model/stepping (midr set). */
 void cpu_id_from_midr(uint64_t midr, CpuId *ret);
