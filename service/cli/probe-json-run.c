@@ -151,7 +151,8 @@ int probe_run_ci_to_json(const ProbeRun *r, struct json_object **ret) {
         return 0;
 }
 
-/* TSC cycles per try; *ret NULL (JSON null) where not timed. */
+/* Counter ticks per try (TSC cycles on x86-64, CNTVCT_EL0 ticks on arm64:
+ * "unit"); *ret NULL (JSON null) where not timed. */
 static int latency_to_json(const ProbeRun *r, struct json_object **ret) {
         _cleanup_json_ struct json_object *lat = NULL;
         int k;
@@ -165,6 +166,7 @@ static int latency_to_json(const ProbeRun *r, struct json_object **ret) {
         JSON_ADD(lat, "samples", JSON_U64(r->latency_samples));
         JSON_ADD(lat, "median", JSON_U64(r->latency_median));
         JSON_ADD(lat, "p99", JSON_U64(r->latency_p99));
+        JSON_ADD(lat, "unit", json_object_new_string(RNG_TIMER_UNIT));
         *ret = TAKE_PTR(lat);
         return 0;
 }

@@ -203,7 +203,7 @@ static void print_instructions(const ProbeReport *r, FILE *f) {
 static void print_runs(const ProbeReport *r, FILE *f) {
         fprintf(f, "\n%-12s %-9s %5s %-13s %3s %-8s %10s %10s %7s %17s %6s %6s %8s %8s %11s  %s\n",
                 "VERDICT", "SOURCE", "WIDTH", "MODE", "THR", "OVERLAP", "TRIES", "FAILED", "FAIL%", "95% CI (FAIL%)",
-                "STREAK", ">KTRY", "VALUES/s", "BYTES/s", "CYC p50/p99", "CHECKS");
+                "STREAK", ">KTRY", "VALUES/s", "BYTES/s", RNG_TIMER_LABEL " p50/p99", "CHECKS");
         FOREACH_RNG_SOURCE(i) {
                 const ProbeSourceResult *in = &r->instr[i];
 

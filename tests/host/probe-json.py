@@ -183,6 +183,7 @@ def check_report(rc, doc, args):
             lat = r["latency_tsc_cycles"]
             if lat is not None:
                 check(lat["median"] <= lat["p99"], f"{what}: latency median > p99")
+                check(lat.get("unit") in ("tsc-cycles", "cntvct-ticks"), f"{what}: latency unit {lat.get('unit')!r}")
             check(r["verdict"] == verdict_from_counts(r), f"{what}: verdict {r['verdict']} does not follow from counts")
             check(0 <= r["kernel_loop_failure_rate"] <= 1, f"{what}: loop failure rate")
             if r["mode"] == "single":

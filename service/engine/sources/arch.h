@@ -39,6 +39,16 @@
 #define RNG_ARCH_ARM64 0
 #endif
 
+/* What rng_tsc_begin() and rng_tsc_end() count: the probe table's column
+ * label (CYC p50/p99, CNT p50/p99) and the unit the JSON names. */
+#if RNG_ARCH_ARM64
+#define RNG_TIMER_LABEL "CNT"
+#define RNG_TIMER_UNIT "cntvct-ticks"
+#else
+#define RNG_TIMER_LABEL "CYC"
+#define RNG_TIMER_UNIT "tsc-cycles"
+#endif
+
 /* The cycle counter, serialised enough for single-try latency. x86-64: the
  * time stamp counter, lfence;rdtsc before, rdtscp;lfence after. arm64: the
  * virtual counter CNTVCT_EL0 with an isb before each read (its ticks are
