@@ -20,6 +20,7 @@ static const char *const cvm_names[_CVM_MAX] = {
         [CVM_SEV] = "sev",
         [CVM_SEV_ES] = "sev-es",
         [CVM_SEV_SNP] = "sev-snp",
+        [CVM_CCA] = "cca",
 };
 
 DEFINE_STRING_TABLE_TO_STRING(cvm, ConfidentialVm, cvm_names)
@@ -29,6 +30,8 @@ ConfidentialVm cvm_from_inputs(const CvmInputs *in) {
 
         if (in->cpuid_tdx || in->tdx_guest_dev)
                 return CVM_TDX;
+        if (in->cca_realm_dev)
+                return CVM_CCA;
         guest = in->cpuid_hypervisor || kernel_cpuinfo_has_flag(in->cpuinfo, in->cpuinfo_len, "hypervisor");
         if (in->sev_guest_dev || (guest && kernel_cpuinfo_has_flag(in->cpuinfo, in->cpuinfo_len, "sev_snp")))
                 return CVM_SEV_SNP;
@@ -74,5 +77,6 @@ ConfidentialVm cvm_detect(const char *root) {
                 in.cpuinfo = cpuinfo;
         in.tdx_guest_dev = path_exists(root, "/sys/class/misc/tdx_guest");
         in.sev_guest_dev = path_exists(root, "/sys/class/misc/sev-guest");
+        in.cca_realm_dev = path_exists(root, "/sys/bus/platform/devices/arm-cca-dev");
         return cvm_from_inputs(&in);
 }

@@ -13,8 +13,12 @@
  * Limits: a kernel without the guest drivers and a hypervisor that hides
  * the sev flags from the guest give "none" on SEV/SEV-ES; a non-confidential
  * guest whose hypervisor passes the host's sev flags through is taken for a
- * SEV guest. An Arm CCA realm is not detected: Linux 6.12 has no realm
- * guest code (no arch/arm64/kernel/rsi.c) and shows nothing to tell one by.
+ * SEV guest.
+ *   Arm CCA: a realm's kernel (arch/arm64/kernel/rsi.c, Linux 6.13 on)
+ *     registers the platform device arm-cca-dev for the attestation
+ *     driver (6.14 on, /sys/bus/platform/devices/arm-cca-dev). Linux 6.12
+ *     has no realm guest code and shows nothing to tell one by: "none"
+ *     there, as on a later kernel that names the device otherwise.
  * ConfidentialVM=yes|no in rng-health.conf overrides. */
 
 #include <stdbool.h>
@@ -26,10 +30,11 @@ typedef enum ConfidentialVm {
         CVM_SEV,
         CVM_SEV_ES,
         CVM_SEV_SNP,
+        CVM_CCA,
         _CVM_MAX,
 } ConfidentialVm;
 
-const char *cvm_to_string(ConfidentialVm c); /* "none", "tdx", "sev", "sev-es", "sev-snp" */
+const char *cvm_to_string(ConfidentialVm c); /* "none", "tdx", "sev", "sev-es", "sev-snp", "cca" */
 
 typedef struct CvmInputs {
         bool cpuid_tdx;        /* CPUID leaf 0x21 is "IntelTDX    " */
@@ -38,11 +43,13 @@ typedef struct CvmInputs {
         size_t cpuinfo_len;
         bool tdx_guest_dev;    /* /sys/class/misc/tdx_guest */
         bool sev_guest_dev;    /* /sys/class/misc/sev-guest */
+        bool cca_realm_dev;    /* /sys/bus/platform/devices/arm-cca-dev */
 } CvmInputs;
 
 ConfidentialVm cvm_from_inputs(const CvmInputs *in);
 
-/* Reads ROOT/proc/cpuinfo and ROOT/sys/class/misc/; CPUID only when root
+/* Reads ROOT/proc/cpuinfo, ROOT/sys/class/misc/ and the realm's platform
+ * device; CPUID only when root
  * is NULL or "/" (tests pass a temporary directory). Never fails: what
  * cannot be read counts as absent. */
 ConfidentialVm cvm_detect(const char *root);

@@ -89,6 +89,7 @@ static void check_cvm(uint8_t bits, const char *text, size_t len) {
                 .cpuid_hypervisor = bits & 2,
                 .tdx_guest_dev = bits & 4,
                 .sev_guest_dev = bits & 8,
+                .cca_realm_dev = bits & 32,
                 .cpuinfo = (bits & 16) ? NULL : text,
                 .cpuinfo_len = (bits & 16) ? 0 : len,
         };
@@ -97,7 +98,8 @@ static void check_cvm(uint8_t bits, const char *text, size_t len) {
 
         FUZZ_ASSERT(c < _CVM_MAX && cvm_to_string(c));
         FUZZ_ASSERT((c == CVM_TDX) == (in.cpuid_tdx || in.tdx_guest_dev));
-        if (c != CVM_TDX && !guest)
+        FUZZ_ASSERT((c == CVM_CCA) == (c != CVM_TDX && in.cca_realm_dev));
+        if (c != CVM_TDX && c != CVM_CCA && !guest)
                 FUZZ_ASSERT(c == (in.sev_guest_dev ? CVM_SEV_SNP : CVM_NONE));
         if (c == CVM_SEV || c == CVM_SEV_ES)
                 FUZZ_ASSERT(guest);

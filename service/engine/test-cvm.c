@@ -57,6 +57,15 @@ int main(void) {
         snprintf(cmd, sizeof(cmd), "rmdir %s/sys/class/misc/tdx_guest", root);
         CHECK(system(cmd) == 0, "%s", cmd);
         CHECK_EQ_INT(cvm_detect(root), CVM_SEV_SNP);
+        /* An Arm CCA realm: the platform device its kernel registers. */
+        snprintf(cmd, sizeof(cmd), "rm %s/proc/cpuinfo && mkdir -p %s/sys/bus/platform/devices/arm-cca-dev", root, root);
+        CHECK(system(cmd) == 0, "%s", cmd);
+        CHECK_EQ_INT(cvm_detect(root), CVM_CCA);
+        CHECK(strcmp(cvm_to_string(CVM_CCA), "cca") == 0, "cca's name");
+        snprintf(cmd, sizeof(cmd), "mv %s/sys/bus/platform/devices/arm-cca-dev %s/sys/bus/platform/devices/arm-cca-de",
+                 root, root);
+        CHECK(system(cmd) == 0, "%s", cmd);
+        CHECK_EQ_INT(cvm_detect(root), CVM_NONE);
         snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
         (void) system(cmd);
         /* this machine: whatever it is, a valid answer */

@@ -48,7 +48,7 @@
  *   RNG_TRIGGER          boot, reprobe, reload, kernel
  *   RNG_SOURCE           the verdict source behind a change (probe, kernel)
  *   RNG_<SOURCE>_VERDICT each source's verdict (SOURCE: its display name)
- *   RNG_CONFIDENTIAL_VM  none, tdx, sev, sev-es, sev-snp, forced (ConfidentialVM=yes)
+ *   RNG_CONFIDENTIAL_VM  none, tdx, sev, sev-es, sev-snp, cca, forced (ConfidentialVM=yes)
  *   RNG_FAIL_ON          the verdicts of FailOn= in effect ("none" if none)
  *   RNG_EXIT_STATUS, RNG_FAIL_INSTRUCTION, RNG_FAIL_VERDICT
  *                        a policy failure: the exit status, what matched

@@ -155,7 +155,7 @@ static void attribution_labels(FILE *f, const ProbeReport *p, RngSourceId i) {
 static void format_info(FILE *f, const ProbeReport *p, const MetricsInfo *info) {
         header(f, "info", "gauge",
                "Always 1; labels: the version, the kernel's tries per call the verdicts were judged by, "
-               "the confidential VM (none, tdx, sev, sev-es, sev-snp, forced), the CPU (vendor, family, model, "
+               "the confidential VM (none, tdx, sev, sev-es, sev-snp, cca, forced), the CPU (vendor, family, model, "
                "stepping, microcode; empty: unknown), the erratum status and the documented erratum matched (empty: none).");
         if (!p)
                 return;
