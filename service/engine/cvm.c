@@ -77,6 +77,7 @@ ConfidentialVm cvm_detect(const char *root) {
                 in.cpuinfo = cpuinfo;
         in.tdx_guest_dev = path_exists(root, "/sys/class/misc/tdx_guest");
         in.sev_guest_dev = path_exists(root, "/sys/class/misc/sev-guest");
-        in.cca_realm_dev = path_exists(root, "/sys/bus/platform/devices/arm-cca-dev");
+        in.cca_realm_dev = path_exists(root, "/sys/bus/platform/devices/arm-cca-dev") ||
+                           path_exists(root, "/sys/bus/platform/devices/arm-rsi-dev");
         return cvm_from_inputs(&in);
 }

@@ -14,11 +14,12 @@
  * the sev flags from the guest give "none" on SEV/SEV-ES; a non-confidential
  * guest whose hypervisor passes the host's sev flags through is taken for a
  * SEV guest.
- *   Arm CCA: a realm's kernel (arch/arm64/kernel/rsi.c, Linux 6.13 on)
- *     registers the platform device arm-cca-dev for the attestation
- *     driver (6.14 on, /sys/bus/platform/devices/arm-cca-dev). Linux 6.12
- *     has no realm guest code and shows nothing to tell one by: "none"
- *     there, as on a later kernel that names the device otherwise.
+ *   Arm CCA: a realm's kernel (arch/arm64/kernel/rsi.c) registers a
+ *     platform device for its attestation driver to bind to: arm-cca-dev
+ *     (RSI_PDEV_NAME, with the driver's module autoloading), arm-rsi-dev
+ *     in a 2025 proposal that renames it; either, below
+ *     /sys/bus/platform/devices. Linux 6.12 has no realm guest code and
+ *     shows nothing to tell one by: "none" there.
  * ConfidentialVM=yes|no in rng-health.conf overrides. */
 
 #include <stdbool.h>
@@ -43,7 +44,7 @@ typedef struct CvmInputs {
         size_t cpuinfo_len;
         bool tdx_guest_dev;    /* /sys/class/misc/tdx_guest */
         bool sev_guest_dev;    /* /sys/class/misc/sev-guest */
-        bool cca_realm_dev;    /* /sys/bus/platform/devices/arm-cca-dev */
+        bool cca_realm_dev;    /* /sys/bus/platform/devices/arm-cca-dev or arm-rsi-dev */
 } CvmInputs;
 
 ConfidentialVm cvm_from_inputs(const CvmInputs *in);

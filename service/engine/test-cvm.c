@@ -66,6 +66,9 @@ int main(void) {
                  root, root);
         CHECK(system(cmd) == 0, "%s", cmd);
         CHECK_EQ_INT(cvm_detect(root), CVM_NONE);
+        snprintf(cmd, sizeof(cmd), "mkdir %s/sys/bus/platform/devices/arm-rsi-dev", root);
+        CHECK(system(cmd) == 0, "%s", cmd);
+        CHECK_EQ_INT(cvm_detect(root), CVM_CCA);
         snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
         (void) system(cmd);
         /* this machine: whatever it is, a valid answer */
