@@ -8,7 +8,9 @@ For each instruction that executes (CPUID advertises it, or the reference's
 own SIGILL-guarded try runs it: the RDSEED Linux hides on Zen5), each
 width, single and contention (>= 2 usable CPUs), the probe and the reference
 are run alternately (R P R P: slow drift of the machine's load hits both
-alike) and their pooled counts are compared:
+alike; a single run of each in the same repetition bound to the same CPU,
+the usable CPUs in turn, since a defect's rate can differ by core) and
+their pooled counts are compared:
 
   * tries and values delivered: the probe made exactly --count tries per
     thread and delivered == attempts - failures; its failure (and so its
@@ -267,18 +269,25 @@ class Tally:
         return max(self.delivered - self.streams, 0)
 
 
-def run_reference(ref, insn, width, tries, threads):
+def pinned(cpu):
+    """A preexec_fn that binds the child to one CPU, or None (cpu is None)."""
+    if cpu is None:
+        return None
+    return lambda: os.sched_setaffinity(0, {cpu})
+
+
+def run_reference(ref, insn, width, tries, threads, cpu=None):
     p = subprocess.run([ref, "run", insn, str(width), str(tries), str(threads)],
-                       capture_output=True, text=True, timeout=300)
+                       capture_output=True, text=True, timeout=300, preexec_fn=pinned(cpu))
     if p.returncode != 0:
         raise RuntimeError(f"rng-reference run {insn} {width} {tries} {threads}: exit {p.returncode}: {p.stderr.strip()}")
     return json.loads(p.stdout)
 
 
-def run_probe(binary, insn, width, count, threads):
+def run_probe(binary, insn, width, count, threads, cpu=None):
     args = [binary, "probe", "--json", "--instruction", insn, "--width", str(width),
             "--threads", str(threads), "--count", str(count)]
-    p = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    p = subprocess.run(args, capture_output=True, text=True, timeout=300, preexec_fn=pinned(cpu))
     if p.returncode not in (0, 3, 4):
         raise RuntimeError(f"{' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
     return json.loads(p.stdout)
@@ -556,8 +565,15 @@ def main():
                 # Reference, probe, alternating.
                 plan_rep = [(m, n, t) for m, n, t in (("single", count, 1), ("contention", ccount, threads))
                             if rep < reps[m] and (m == "single" or contention)]
+                # A single run of either program is bound to the same CPU
+                # in the same repetition, CPUs taken in turn: a defect's
+                # rate can differ by core (Zen5's RDSEED32 repeats: ~1e-3
+                # of values on one vCPU here, ~1e-4 on the other,
+                # 2026-12-07), and an unbound run lands where the
+                # scheduler puts it (probe 0 repeats, reference 84).
+                single_cpu = cpus[rep % len(cpus)]
                 for mode, n, t in plan_rep:
-                    r = run_reference(ref, insn, width, n, t)
+                    r = run_reference(ref, insn, width, n, t, single_cpu if mode == "single" else None)
                     tallies[mode][1].add(r["tries"], r["failures"], r["delivered"], r["zeros"], r["all_ones"],
                                          r["repeats"], t, r["longest_failure_streak"], r["bit_ones"])
                     if mode == "contention":
@@ -565,7 +581,7 @@ def main():
                 # The probe makes its single run with --count, and its contention run
                 # with the same --count per thread: two calls keep the values equal.
                 for mode, n, t in plan_rep:
-                    doc = run_probe(binary, insn, width, n, t)
+                    doc = run_probe(binary, insn, width, n, t, single_cpu if mode == "single" else None)
                     ins = doc["instructions"][0]
                     check(ins["name"] == insn and ins["executed"], f"probe did not execute {insn}")
                     runs = [x for x in ins["runs"] if x["mode"] == mode and x["width"] == width]
