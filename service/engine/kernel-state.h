@@ -18,7 +18,7 @@
 #include "sources.h"
 
 typedef enum KernelStateKind {
-        KERNEL_STATE_UNKNOWN,  /* /proc/cpuinfo unreadable or unparsable */
+        KERNEL_STATE_UNKNOWN,  /* what tells it unreadable: /proc/cpuinfo, a sysfs file, the kernel log */
         KERNEL_STATE_ENABLED,  /* flag in /proc/cpuinfo */
         KERNEL_STATE_DISABLED, /* CPUID advertises it, the kernel cleared the flag */
         KERNEL_STATE_HIDDEN,   /* CPUID does not advertise it, yet it executes: the

@@ -28,7 +28,9 @@ char *status_format_probe(const ProbeReport *r);
 /* One source's words in the probe's fragment, into buf: "A ok (0 of 36.9k
  * tries failed)", "D host-fed (virtio_rng.0, host-fed, credited 1024/1024:
  * 4.10 kB at 1.20 MB/s) (CONSEQUENCE; remedy: ...)", "S ABSENT" (D a
- * device's display name, S a seed's, ABSENT its descriptor's words). The
+ * device's display name, S a seed's, ABSENT its descriptor's words), "S
+ * unknown (WHY)" (the kernel state's reason) where what would show it was
+ * not read. The
  * events of the sources that are no CPU instruction say the same. */
 void status_format_source(const ProbeReport *r, RngSourceId i, char *buf, size_t len);
 

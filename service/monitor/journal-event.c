@@ -284,6 +284,8 @@ static int other_unavailable(EventFields *f, const ProbeSourceResult *in) {
                 EVENT_ADD(f, "MESSAGE=%s is there (%s), but %s cannot be read: %s; not probed", d->display_name,
                           in->kernel.credit.device[0] ? in->kernel.credit.device : "device", d->detect.device,
                           strerror(-in->read_error));
+        else if (in->kernel.state == KERNEL_STATE_UNKNOWN) /* its reason reads "unknown (WHY)" */
+                EVENT_ADD(f, "MESSAGE=%s %s", d->display_name, in->kernel.reason ?: "unknown");
         else
                 EVENT_ADD(f, "MESSAGE=%s %s: %s", d->display_name, d->absent, in->kernel.reason ?: "not there");
         EVENT_ADD(f, "RNG_INSTRUCTION=%s", d->display_name);

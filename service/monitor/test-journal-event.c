@@ -151,9 +151,31 @@ static void test_unsupported(void) {
         EventFields f = {};
 
         make_report(SCRIPT_HEALTHY, 0, 0, cpuid, &r);
+        /* make_report() reads no kernel: its device and seed are unknown. */
+        status = status_format_probe(&r);
+        CHECK(status && strcmp(status, "no RDRAND/RDSEED on this machine: nothing to check; HWRNG unknown (not read); "
+                                       "BOOT_SEED unknown (not read)") == 0,
+              "status, no kernel read: %s", status ?: "(null)");
+        free(status);
+        /* The kernel read, neither there. */
+        r.instr[RNG_SOURCE_HWRNG].kernel = (KernelSourceState) { .state = KERNEL_STATE_ABSENT };
+        r.instr[RNG_SOURCE_BOOT_SEED].kernel = (KernelSourceState) { .state = KERNEL_STATE_ABSENT };
         status = status_format_probe(&r);
         CHECK(status && strcmp(status, "no RDRAND/RDSEED/HWRNG/BOOT_SEED on this machine: nothing to check") == 0,
               "status: %s", status ?: "(null)");
+        {
+                /* A seed that only the unread kernel log would show is not
+                 * among what this machine has none of. */
+                _cleanup_free_ char *unknown = NULL;
+
+                r.instr[RNG_SOURCE_BOOT_SEED].kernel = (KernelSourceState) {
+                        .state = KERNEL_STATE_UNKNOWN, .reason = "unknown (kernel log not read)" };
+                unknown = status_format_probe(&r);
+                CHECK(unknown && strcmp(unknown, "no RDRAND/RDSEED/HWRNG on this machine: nothing to check; "
+                                                 "BOOT_SEED unknown (kernel log not read)") == 0,
+                      "status: %s", unknown ?: "(null)");
+                r.instr[RNG_SOURCE_BOOT_SEED].kernel = (KernelSourceState) { .state = KERNEL_STATE_ABSENT };
+        }
         CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_RDSEED, "boot"), -ENODATA);
         CHECK_EQ_INT(event_unavailable(&f, &r.instr[RNG_SOURCE_RDSEED]), 0);
         check_field(&f, "MESSAGE_ID", RNG_MID_UNAVAILABLE_STR);
@@ -637,11 +659,34 @@ static void test_other_sources(void) {
               "MESSAGE=%s", get(&f, "MESSAGE"));
         event_fields_done(&f);
         /* A seed not there: no result, an unavailable event at info. */
+        seed->kernel = (KernelSourceState) { .state = KERNEL_STATE_ABSENT, .reason_id = "none",
+                                             .reason = "no seed from the boot loader" };
         CHECK_EQ_INT(event_probe_result(&f, &r, RNG_SOURCE_BOOT_SEED, "boot"), -ENODATA);
         CHECK_EQ_INT(event_unavailable(&f, seed), 0);
         check_field(&f, "PRIORITY", "6");
         check_field(&f, "RNG_REASON", "absent");
+        check_field(&f, "RNG_KERNEL_STATE", "absent");
+        CHECK(strncmp(get(&f, "MESSAGE"), "BOOT_SEED none passed: ", 23) == 0, "MESSAGE=%s", get(&f, "MESSAGE"));
         event_fields_done(&f);
+        /* Not seen, and the kernel log that would show it not read: the
+         * event and the status say unknown, not "none passed". */
+        seed->kernel = (KernelSourceState) { .state = KERNEL_STATE_UNKNOWN, .reason_id = "log-not-read",
+                                             .reason = "unknown (kernel log not read)" };
+        CHECK_EQ_INT(event_unavailable(&f, seed), 0);
+        check_field(&f, "PRIORITY", "6");
+        check_field(&f, "RNG_KERNEL_STATE", "unknown");
+        check_field(&f, "RNG_KERNEL_REASON", "log-not-read");
+        check_field(&f, "MESSAGE", "BOOT_SEED unknown (kernel log not read)");
+        event_fields_done(&f);
+        {
+                char text[256];
+
+                status_format_source(&r, RNG_SOURCE_BOOT_SEED, text, sizeof(text));
+                CHECK(strcmp(text, "BOOT_SEED unknown (kernel log not read)") == 0, "status: %s", text);
+                seed->kernel = (KernelSourceState) { .state = KERNEL_STATE_ABSENT, .reason_id = "none" };
+                status_format_source(&r, RNG_SOURCE_BOOT_SEED, text, sizeof(text));
+                CHECK(strcmp(text, "BOOT_SEED none passed") == 0, "status: %s", text);
+        }
         /* A device there that cannot be read: notice, once. */
         hw->read_error = -EACCES;
         CHECK_EQ_INT(event_unavailable(&f, hw), 0);

@@ -85,17 +85,26 @@ void rng_boot_seed_kernel_view(const RngSourceDesc *d, const KernelViewInput *in
         KernelCredit *c = &ret->credit;
 
         *ret = (KernelSourceState) { .state = KERNEL_STATE_ENABLED };
+        if (!setup && !efi && !hyperv && !before && !in->log) {
+                /* An EFI seed and a credited device tree's show only in the
+                 * kernel log: without it, absence is not known. */
+                *ret = (KernelSourceState) {
+                        .state = KERNEL_STATE_UNKNOWN,
+                        .reason_id = "log-not-read",
+                        .reason = "unknown (kernel log not read: an EFI seed, or a device tree's credited one, "
+                                  "would not be seen)",
+                };
+                return;
+        }
         if (!setup && !efi && !hyperv && !before) {
                 /* A device tree's rng-seed leaves no trace: only a credited
                  * one shows, by the CRNG's readiness before the command line. */
                 *ret = (KernelSourceState) {
                         .state = KERNEL_STATE_ABSENT,
                         .reason_id = "none",
-                        .reason = !in->log ? "no seed from the boot loader (kernel log not read: an EFI seed "
-                                             "would not be seen)"
-                                  : dt ? "no seed from the boot loader credited (a device tree's rng-seed "
-                                         "leaves no trace but the CRNG's readiness before the command line)"
-                                       : "no seed from the boot loader",
+                        .reason = dt ? "no seed from the boot loader credited (a device tree's rng-seed "
+                                       "leaves no trace but the CRNG's readiness before the command line)"
+                                     : "no seed from the boot loader",
                 };
                 ret->credit = (KernelCredit) {
                         .known = true,
