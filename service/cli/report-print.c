@@ -59,6 +59,7 @@ static void print_instruction(const ReportInstruction *in, RngSourceId k, FILE *
                         : strcmp(in->unavailable, "hidden") == 0     ? "hidden by the kernel"
                         : strcmp(in->unavailable, "absent") == 0     ? rng_source_desc(k)->absent
                         : strcmp(in->unavailable, "unreadable") == 0 ? "not readable"
+                        : strcmp(in->unavailable, "unknown") == 0    ? "unknown (what would show it was not read)"
                                                                       : rng_source_desc(k)->detect.not_advertised.absent ?: "not advertised");
         fputc('\n', f);
 }

@@ -94,7 +94,7 @@ static bool cvm_name_valid(const char *v) {
 /* RNG_REASON of an unavailable source, as journal-event.c writes it. */
 static bool reason_valid(const char *v) {
         return strcmp(v, "cpuid") == 0 || strcmp(v, "kernel") == 0 || strcmp(v, "hidden") == 0 ||
-               strcmp(v, "absent") == 0 || strcmp(v, "unreadable") == 0;
+               strcmp(v, "absent") == 0 || strcmp(v, "unreadable") == 0 || strcmp(v, "unknown") == 0;
 }
 
 static bool yes_no_valid(const char *v) {

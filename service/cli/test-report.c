@@ -121,6 +121,18 @@ static void test_report_model(void) {
         CHECK(report_add_entry(&rep, b2, 9700, &f) < 0, "RNG_OWN_PROBE=2 accepted");
         event_fields_done(&f);
 
+        /* unavailable: a seed not known (the log not read), a device absent */
+        CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_UNAVAILABLE_STR), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_INSTRUCTION=BOOT_SEED"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_REASON=unknown"), 0);
+        CHECK_EQ_INT(report_add_entry(&rep, b2, 9750, &f), 0);
+        event_fields_done(&f);
+        CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_UNAVAILABLE_STR), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_INSTRUCTION=HWRNG"), 0);
+        CHECK_EQ_INT(event_fields_addf(&f, "RNG_REASON=absent"), 0);
+        CHECK_EQ_INT(report_add_entry(&rep, b2, 9760, &f), 0);
+        event_fields_done(&f);
+
         /* routine records: at once (no interval), then one with its interval */
         CHECK_EQ_INT(event_fields_addf(&f, "MESSAGE_ID=%s", RNG_MID_KERNEL_EXHAUSTED_STR), 0);
         CHECK_EQ_INT(event_fields_addf(&f, "RNG_COUNT=2"), 0);
@@ -154,6 +166,8 @@ static void test_report_model(void) {
         CHECK(strstr(text, "Boot 01000000000000000000000000000000: "), "%s", text);
         CHECK(strstr(text, "Boot 02000000000000000000000000000000 (current): "), "%s", text);
         CHECK(strstr(text, "  RDSEED                 exhausted (worst exhausted): "), "%s", text);
+        CHECK(strstr(text, "  BOOT_SEED              not probed: unknown (what would show it was not read)\n"), "%s", text);
+        CHECK(strstr(text, "  HWRNG                  not probed: no device\n"), "%s", text);
         CHECK(strstr(text, "  Kernel events:         4 exhausted, 0 failed (22 failures counted, 3 of them during "
                            "rng-health's own probe), 0 disabled, 0 defective\n"),
               "%s", text);
@@ -220,8 +234,8 @@ static void test_strict_fields(void) {
                         "RNG_FAIL_ON=none", "RNG_FAIL_ON=broken rdrand:exhausted", "RNG_FAIL_ON=ok",
                         "RNG_CONFIDENTIAL_VM=forced", "RNG_CONFIDENTIAL_VM=sev-snp", "RNG_CONFIDENTIAL_VM=none",
                         "RNG_REASON=cpuid", "RNG_REASON=kernel", "RNG_REASON=hidden",
-                        "RNG_REASON=absent", "RNG_REASON=unreadable", "RNG_CRNG_READY=no", "RNG_CRNG_STAGE=cpu",
-                        "RNG_CRNG_INIT_USEC=4310123", "RNG_CREDIT_QUALITY=1024", "RNG_HOST_FED=yes",
+                        "RNG_REASON=absent", "RNG_REASON=unreadable", "RNG_REASON=unknown", "RNG_CRNG_READY=no",
+                        "RNG_CRNG_STAGE=cpu", "RNG_CRNG_INIT_USEC=4310123", "RNG_CREDIT_QUALITY=1024", "RNG_HOST_FED=yes",
                         "RNG_KIND=hwrng-device",
                 };
 

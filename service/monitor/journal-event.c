@@ -289,7 +289,9 @@ static int other_unavailable(EventFields *f, const ProbeSourceResult *in) {
         else
                 EVENT_ADD(f, "MESSAGE=%s %s: %s", d->display_name, d->absent, in->kernel.reason ?: "not there");
         EVENT_ADD(f, "RNG_INSTRUCTION=%s", d->display_name);
-        EVENT_ADD(f, "RNG_REASON=%s", in->cpuid ? "unreadable" : "absent");
+        EVENT_ADD(f, "RNG_REASON=%s", in->cpuid                                   ? "unreadable"
+                                      : in->kernel.state == KERNEL_STATE_UNKNOWN ? "unknown"
+                                                                                  : "absent");
         EVENT_ADD(f, "RNG_KERNEL_STATE=%s", kernel_state_kind_to_string(in->kernel.state));
         if (in->kernel.reason_id)
                 EVENT_ADD(f, "RNG_KERNEL_REASON=%s", in->kernel.reason_id);

@@ -674,6 +674,7 @@ static void test_other_sources(void) {
                                              .reason = "unknown (kernel log not read)" };
         CHECK_EQ_INT(event_unavailable(&f, seed), 0);
         check_field(&f, "PRIORITY", "6");
+        check_field(&f, "RNG_REASON", "unknown");
         check_field(&f, "RNG_KERNEL_STATE", "unknown");
         check_field(&f, "RNG_KERNEL_REASON", "log-not-read");
         check_field(&f, "MESSAGE", "BOOT_SEED unknown (kernel log not read)");

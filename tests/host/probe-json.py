@@ -108,7 +108,12 @@ def check_report(rc, doc, args):
             # Never drawn: what the kernel was handed at boot.
             check(not ins["executed"] and ins["runs"] == [], f"{name}: a boot seed was probed")
             check(ins["verdict"] in ("unsupported", "ok", "host-fed"), f"{name}: verdict {ins['verdict']}")
-            check((kstate == "absent") == (ins["verdict"] == "unsupported"), f"{name}: state {kstate}, verdict {ins['verdict']}")
+            # Unknown only where this boot's kernel log was not read (not
+            # root, dmesg_restrict): a seed may show only there.
+            check((kstate in ("absent", "unknown")) == (ins["verdict"] == "unsupported"),
+                  f"{name}: state {kstate}, verdict {ins['verdict']}")
+            check(kstate != "unknown" or doc.get("crng") is None,
+                  f"{name}: unknown, yet this boot's kernel log was read")
             worst = max(worst, ins["verdict"], key=SEVERITY.index)
             continue
         if kind == DEVICE:
