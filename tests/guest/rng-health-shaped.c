@@ -135,22 +135,34 @@ static const RngSource *shaped_source(RngSourceId i, unsigned width, unsigned th
         return &s->source;
 }
 
+/* No hwrng device and no boot loader's seed, as the kernel view reads
+ * them where it can (a zeroed state would be "unknown": not read). */
+#define NO_DEVICE_NO_SEED                                                                                      \
+        [RNG_SOURCE_HWRNG] = { .state = KERNEL_STATE_ABSENT, .reason_id = "no-device",                       \
+                               .reason = "no device registered with the hwrng core",                         \
+                               .credit = { .known = true, .why = "no device" } },                            \
+        [RNG_SOURCE_BOOT_SEED] = { .state = KERNEL_STATE_ABSENT, .reason_id = "none",                        \
+                                   .reason = "no seed from the boot loader",                                 \
+                                   .credit = { .known = true, .why = "none passed" } }
+
 int main(int argc, char *argv[]) {
         static const bool cpuid[_RNG_SOURCE_MAX] = { true, true }, cpuid_hidden[_RNG_SOURCE_MAX] = { true, false };
         /* The kernel of such a machine: both enabled, a stock kernel's loops
          * (RDRAND 10 tries, RDSEED one). */
         static const KernelState kernel = {
-                .instr = { { .state = KERNEL_STATE_ENABLED },
-                           { .state = KERNEL_STATE_ENABLED } },
+                .instr = { [RNG_SOURCE_RDRAND] = { .state = KERNEL_STATE_ENABLED },
+                           [RNG_SOURCE_RDSEED] = { .state = KERNEL_STATE_ENABLED },
+                           NO_DEVICE_NO_SEED },
                 .log = KERNEL_LOG_NOT_NEEDED,
         };
         /* Zen5's: RDSEED hidden, with the kernel's own line as the reason
          * (as kernel_state_build() makes it from the kernel log). */
         static const KernelState kernel_hidden = {
-                .instr = { { .state = KERNEL_STATE_ENABLED },
-                           { .state = KERNEL_STATE_HIDDEN, .reason_id = "zen5-rdseed32",
-                             .reason = "RDSEED32 is broken. Disabling the corresponding CPUID bit.",
-                             .reason_source = KERNEL_REASON_KERNEL_LOG } },
+                .instr = { [RNG_SOURCE_RDRAND] = { .state = KERNEL_STATE_ENABLED },
+                           [RNG_SOURCE_RDSEED] = { .state = KERNEL_STATE_HIDDEN, .reason_id = "zen5-rdseed32",
+                                                   .reason = "RDSEED32 is broken. Disabling the corresponding CPUID bit.",
+                                                   .reason_source = KERNEL_REASON_KERNEL_LOG },
+                           NO_DEVICE_NO_SEED },
                 .log = KERNEL_LOG_READ,
         };
         /* With the hwrng device: virtio_rng.0, credited in full, fed by
