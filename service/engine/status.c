@@ -48,9 +48,7 @@ static void format_other(const ProbeReport *r, RngSourceId i, char *buf, size_t 
         char credit[256], checks[128], a[16], b[16];
 
         if (!in->cpuid) {
-                /* Not seen, and what would show it was not read: not "absent".
-                 * An unknown state's reason reads "unknown (WHY)". */
-                if (in->kernel.state == KERNEL_STATE_UNKNOWN)
+                if (probe_source_unknown(in))
                         snprintf(buf, len, "%s %s", d->display_name, in->kernel.reason ?: "unknown");
                 else
                         snprintf(buf, len, "%s %s", d->display_name, d->absent);
@@ -174,13 +172,6 @@ void status_format_crng(const KernelBootLog *b, char *buf, size_t len) {
                 append(buf, len, "; reseeded %" PRIu64 "x for a virtual machine fork", b->vm_forks);
 }
 
-/* A device or a seed neither seen nor known to be absent: what would
- * show it was not read. An instruction's absence is known by running it. */
-static bool other_unknown(const ProbeSourceResult *in) {
-        return rng_source_desc(in->instruction)->kind != RNG_KIND_CPU_INSTRUCTION && !in->cpuid &&
-               in->kernel.state == KERNEL_STATE_UNKNOWN;
-}
-
 char *status_format_probe(const ProbeReport *r) {
         char out[2048] = "", part[768], names[256], cpu_names[256];
         unsigned cpu_mask = 0, absent_mask = 0;
@@ -189,7 +180,7 @@ char *status_format_probe(const ProbeReport *r) {
         FOREACH_RNG_SOURCE(i) {
                 if (rng_source_desc(i)->kind == RNG_KIND_CPU_INSTRUCTION)
                         cpu_mask |= 1u << i;
-                if (!other_unknown(&r->instr[i]))
+                if (!probe_source_unknown(&r->instr[i]))
                         absent_mask |= 1u << i;
         }
         rng_source_names_join(cpu_mask, true, "", "/", "/", cpu_names, sizeof(cpu_names));
@@ -206,7 +197,7 @@ char *status_format_probe(const ProbeReport *r) {
         FOREACH_RNG_SOURCE(i) {
                 size_t k = strlen(out);
 
-                if (!r->instr[i].selected || (!any_cpuid && !other_unknown(&r->instr[i])) ||
+                if (!r->instr[i].selected || (!any_cpuid && !probe_source_unknown(&r->instr[i])) ||
                     (!r->arch_supported && rng_source_desc(i)->kind == RNG_KIND_CPU_INSTRUCTION))
                         continue;
                 status_format_source(r, i, part, sizeof(part));

@@ -284,14 +284,12 @@ static int other_unavailable(EventFields *f, const ProbeSourceResult *in) {
                 EVENT_ADD(f, "MESSAGE=%s is there (%s), but %s cannot be read: %s; not probed", d->display_name,
                           in->kernel.credit.device[0] ? in->kernel.credit.device : "device", d->detect.device,
                           strerror(-in->read_error));
-        else if (in->kernel.state == KERNEL_STATE_UNKNOWN) /* its reason reads "unknown (WHY)" */
+        else if (probe_source_unknown(in))
                 EVENT_ADD(f, "MESSAGE=%s %s", d->display_name, in->kernel.reason ?: "unknown");
         else
                 EVENT_ADD(f, "MESSAGE=%s %s: %s", d->display_name, d->absent, in->kernel.reason ?: "not there");
         EVENT_ADD(f, "RNG_INSTRUCTION=%s", d->display_name);
-        EVENT_ADD(f, "RNG_REASON=%s", in->cpuid                                   ? "unreadable"
-                                      : in->kernel.state == KERNEL_STATE_UNKNOWN ? "unknown"
-                                                                                  : "absent");
+        EVENT_ADD(f, "RNG_REASON=%s", in->cpuid ? "unreadable" : probe_source_unknown(in) ? "unknown" : "absent");
         EVENT_ADD(f, "RNG_KERNEL_STATE=%s", kernel_state_kind_to_string(in->kernel.state));
         if (in->kernel.reason_id)
                 EVENT_ADD(f, "RNG_KERNEL_REASON=%s", in->kernel.reason_id);

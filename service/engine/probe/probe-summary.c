@@ -46,6 +46,11 @@ const ProbeRun *probe_source_worst_run(const ProbeSourceResult *in) {
         return in->summary.probed ? &in->runs[in->summary.worst] : NULL;
 }
 
+bool probe_source_unknown(const ProbeSourceResult *in) {
+        return rng_source_desc(in->instruction)->kind != RNG_KIND_CPU_INSTRUCTION && !in->cpuid &&
+               in->kernel.state == KERNEL_STATE_UNKNOWN;
+}
+
 const char *probe_source_consequence(const ProbeSourceResult *in) {
         const ProbeRun *worst = probe_source_worst_run(in);
 

@@ -28,6 +28,12 @@ void probe_source_summarize(ProbeSourceResult *in);
  * rate, then more threads); NULL if not probed. */
 const ProbeRun *probe_source_worst_run(const ProbeSourceResult *in);
 
+/* A device or a seed neither seen nor known to be absent: what would show
+ * it (the kernel log, a sysfs file) was not read, and its kernel state,
+ * KERNEL_STATE_UNKNOWN, has a reason that reads "unknown (WHY)". An
+ * instruction's absence is known by running it: never unknown here. */
+bool probe_source_unknown(const ProbeSourceResult *in);
+
 /* What the running kernel does about the instruction's verdict
  * (verdict_consequence()); broken with nothing delivered is, for the
  * kernel, exhaustion. NULL: not probed, or nothing to say. */

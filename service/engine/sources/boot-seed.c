@@ -85,18 +85,18 @@ void rng_boot_seed_kernel_view(const RngSourceDesc *d, const KernelViewInput *in
         KernelCredit *c = &ret->credit;
 
         *ret = (KernelSourceState) { .state = KERNEL_STATE_ENABLED };
-        if (!setup && !efi && !hyperv && !before && !in->log) {
-                /* An EFI seed and a credited device tree's show only in the
-                 * kernel log: without it, absence is not known. */
-                *ret = (KernelSourceState) {
-                        .state = KERNEL_STATE_UNKNOWN,
-                        .reason_id = "log-not-read",
-                        .reason = "unknown (kernel log not read: an EFI seed, or a device tree's credited one, "
-                                  "would not be seen)",
-                };
-                return;
-        }
         if (!setup && !efi && !hyperv && !before) {
+                if (!in->log) {
+                        /* An EFI seed and a credited device tree's show only
+                         * in the kernel log: without it, absence is not known. */
+                        *ret = (KernelSourceState) {
+                                .state = KERNEL_STATE_UNKNOWN,
+                                .reason_id = "log-not-read",
+                                .reason = "unknown (kernel log not read: an EFI seed, or a device tree's credited "
+                                          "one, would not be seen)",
+                        };
+                        return;
+                }
                 /* A device tree's rng-seed leaves no trace: only a credited
                  * one shows, by the CRNG's readiness before the command line. */
                 *ret = (KernelSourceState) {
