@@ -130,7 +130,10 @@ static size_t account_instruction(const KernelWatchState *state, const KernelCou
                 if (kind_is_failure(k) && counters) {
                         e->count = carried ? 0 : grown;
                         carried = true;
-                }
+                } else if (kind_is_failure(k) && p->counters_unread && rng_source_desc(i)->kernel.counters)
+                        /* Each line is one exhaustion the kernel counted:
+                         * the counter is at least this much further on. */
+                        next->reported[i] += e->count;
                 next->recorded[k][i] += e->count;
         }
         if (grown > 0 && defer)
@@ -171,6 +174,10 @@ const KernelCounters *kernel_watch_counters_update(KernelWatchCounters *v, int r
                 v->stale = true;
         v->absent = !v->have && r == -ENOENT;
         return v->have ? &v->snapshot : NULL;
+}
+
+bool kernel_watch_counters_unread(const KernelWatchCounters *v) {
+        return !v->have && !v->absent;
 }
 
 int kernel_watch_account(const KernelWatchState *state, const KernelCounters *counters,

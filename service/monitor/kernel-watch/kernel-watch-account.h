@@ -77,6 +77,12 @@ typedef struct KernelWatchAccountParams {
         const uint64_t *own_pending; /* [_RNG_SOURCE_MAX]: own probe's exhaustions not yet attributed; NULL: none */
         bool defer_routine;          /* inside the interval of the last routine record: hold routine failures */
         uint64_t routine_interval_usec; /* since the last routine record (its events' rate); 0: none yet */
+        /* counters is NULL, but the kernel may have them: no read has
+         * succeeded yet, and the last one failed with something other
+         * than -ENOENT (kernel_watch_counters_unread()). Failures
+         * are counted by their lines, and those lines' count is taken as
+         * reported: the first good read counts only the growth past them. */
+        bool counters_unread;
 } KernelWatchAccountParams;
 
 /* Whether source i's failures are routine: its exhaustion is one the
@@ -98,7 +104,8 @@ uint64_t kernel_watch_growth(const KernelWatchState *state, const KernelCounters
  * a failed read the last snapshot stands, and the growth is counted at the
  * next good read. (Stepping without counters instead would count that
  * window's messages by number, and the next good read would count the same
- * exhaustions again as the counter's growth.) */
+ * exhaustions again as the counter's growth.) Before the first good read
+ * there is no snapshot: see KernelWatchAccountParams.counters_unread. */
 typedef struct KernelWatchCounters {
         bool have;   /* the kernel has counters: one read succeeded */
         bool stale;  /* the last read failed: snapshot is the last good one */
@@ -110,6 +117,9 @@ typedef struct KernelWatchCounters {
  * >= 0). Returns the counters for the next step (NULL: the kernel has
  * none). */
 const KernelCounters *kernel_watch_counters_update(KernelWatchCounters *v, int r, const KernelCounters *c);
+/* The kernel may have counters, but none has been read yet: what
+ * KernelWatchAccountParams.counters_unread takes. */
+bool kernel_watch_counters_unread(const KernelWatchCounters *v);
 
 /* One accounting step. counters: the snapshot, NULL where the kernel has
  * none. cursor: of the last message in the batch (copied into the next

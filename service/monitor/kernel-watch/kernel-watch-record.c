@@ -139,6 +139,7 @@ static int on_routine_timer(sd_event_source *s, uint64_t usec, void *userdata);
 int kernel_watch_record_flush(KernelWatchRecorder *w) {
         _cleanup_(kernel_watch_step_done) KernelWatchStep step = {};
         KernelWatchAccountParams params = { .own_pending = w->own_pending };
+        const KernelCounters *counters;
         bool deferred = false;
         uint64_t now;
         int r;
@@ -148,8 +149,9 @@ int kernel_watch_record_flush(KernelWatchRecorder *w) {
                 return r;
         params.defer_routine = now < w->routine_until;
         params.routine_interval_usec = w->routine_last ? now - w->routine_last : 0;
-        r = kernel_watch_account(&w->state, kernel_watch_record_read_counters(w), &w->batch,
-                                 w->read_cursor, &params, &step);
+        counters = kernel_watch_record_read_counters(w);
+        params.counters_unread = kernel_watch_counters_unread(&w->counters);
+        r = kernel_watch_account(&w->state, counters, &w->batch, w->read_cursor, &params, &step);
         if (r < 0)
                 return r;
         FOREACH_RNG_SOURCE(i)

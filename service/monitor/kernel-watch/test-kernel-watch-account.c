@@ -291,6 +291,64 @@ static void test_counter_read_fails(void) {
         CHECK_EQ_U64(state.reported[RNG_SOURCE_RDSEED], 8);
 }
 
+/* A kernel that has counters, whose first reads fail (not -ENOENT: the
+ * group's read access not yet given): the lines are counted by number and
+ * taken as reported, so the first good read counts only the growth past
+ * them. The counts add up to the counter, and the state passes the check
+ * a restart makes against it (counted twice, 3 + 7 > 7, it would not). */
+static void test_counter_first_read_fails(void) {
+        _cleanup_(kernel_watch_state_done) KernelWatchState state = {};
+        KernelWatchCounters v = {};
+        KernelCounters c1 = { .exhausted = { [RNG_SOURCE_RDSEED] = 7, [RNG_SOURCE_RDRAND] = 1 },
+                              .retried = { [RNG_SOURCE_RDSEED] = 8, [RNG_SOURCE_RDRAND] = 1 } };
+        KernelWatchAccountParams p = {};
+        const KernelCounters *c;
+        KernelWatchBatch b = {};
+        KernelWatchStep s;
+        char why[256] = "";
+        uint64_t sum = 0;
+
+        c = kernel_watch_counters_update(&v, -EACCES, NULL);
+        CHECK(!c && !v.have && !v.absent, "no snapshot, and not a kernel without counters");
+        p.counters_unread = kernel_watch_counters_unread(&v);
+        for (unsigned l = 0; l < 3; l++)
+                add_exhausted(&b, RNG_SOURCE_RDSEED, 1);
+        add(&b, KERNEL_RNG_MSG_FAILED, RNG_SOURCE_RDRAND, 0, "RDRAND failed");
+        CHECK_EQ_INT(kernel_watch_account(&state, c, &b, "1", &p, &s), 2);
+        CHECK_EQ_U64(failure_count(&s, RNG_SOURCE_RDSEED), 3);
+        CHECK_EQ_U64(s.next.reported[RNG_SOURCE_RDSEED], 3);
+        CHECK_EQ_U64(s.next.reported[RNG_SOURCE_RDRAND], 1);
+        sum += failure_count(&s, RNG_SOURCE_RDSEED);
+        adopt(&state, &s, &b);
+
+        /* Readable: 4 more exhaustions than were printed. */
+        c = kernel_watch_counters_update(&v, 0, &c1);
+        p.counters_unread = kernel_watch_counters_unread(&v);
+        CHECK(c && !p.counters_unread, "first good read");
+        CHECK_EQ_INT(kernel_watch_account(&state, c, &b, NULL, &p, &s), 1);
+        CHECK_EQ_U64(s.events[0].messages, 0);
+        CHECK_EQ_U64(s.events[0].count, 4);
+        sum += failure_count(&s, RNG_SOURCE_RDSEED);
+        adopt(&state, &s, &b);
+        CHECK_EQ_U64(sum, 7);
+        CHECK_EQ_U64(state.reported[RNG_SOURCE_RDSEED], 7);
+        CHECK_EQ_INT(kernel_watch_state_check_counters(&state, &c1, why, sizeof why), 0);
+        CHECK(why[0] == '\0', "no contradiction: %s", why);
+
+        /* A stock kernel (-ENOENT): lines are all there is, nothing is
+         * taken as a counter's. */
+        kernel_watch_state_done(&state);
+        state = (KernelWatchState) {};
+        v = (KernelWatchCounters) {};
+        c = kernel_watch_counters_update(&v, -ENOENT, NULL);
+        p.counters_unread = kernel_watch_counters_unread(&v);
+        CHECK(!c && !p.counters_unread, "no counters");
+        add_exhausted(&b, RNG_SOURCE_RDSEED, 1);
+        CHECK_EQ_INT(kernel_watch_account(&state, c, &b, "2", &p, &s), 1);
+        CHECK_EQ_U64(s.next.reported[RNG_SOURCE_RDSEED], 0);
+        adopt(&state, &s, &b);
+}
+
 /* A counter below what was reported (went backwards, or a state from
  * elsewhere): never a negative or wrapped count, reported never lowered;
  * only growth beyond what was reported counts. */
@@ -643,6 +701,7 @@ int main(void) {
         test_growth_without_messages();
         test_counter_backwards();
         test_counter_read_fails();
+        test_counter_first_read_fails();
         test_restart();
         test_bad_input();
         test_own_load();
