@@ -164,6 +164,8 @@ def check_report(rc, doc, args):
                 check(r["width"] == 64 and r["mode"] == "single" and r["threads"] == 1, f"{what}: not one 64-bit read")
                 check(r["failures"] == 0 and r["bytes"] == 8 * r["delivered"], f"{what}: {r['bytes']} bytes, "
                       f"{r['delivered']} values")
+                cap = params["device_max_bytes"]
+                check(cap is None or r["bytes"] <= cap, f"{what}: {r['bytes']} bytes, past the cap of {cap}")
                 check(r["tries_histogram"][0]["values"] == r["delivered"], f"{what}: a value needed more than one read")
                 check(r["verdict"] == ("degraded" if r["delivered"] == 0 else
                                        "broken" if r["health"]["failed_checks"] else "ok"), f"{what}: verdict {r['verdict']}")
@@ -245,8 +247,11 @@ def main():
             check(widths == [16, 32, 64], f"{ins['name']}: widths {widths}")
             modes = {r["mode"] for r in ins["runs"]}
             check(modes == ({"single", "contention"} if doc["cpus"]["contention"] else {"single"}), "modes")
-    # Generous: the default budget aims at <= 50 ms; 1 s only catches a runaway.
-    check(doc["wall_usec"] < 1_000_000, f"default probe took {doc['wall_usec']} us")
+            # The boot path's work is bounded by what it does, not timed
+            # here (bench/ measures time; a wall-clock bound failed under
+            # load): one run per width and mode, each within the tries'
+            # cap (check_report).
+            check(len(ins["runs"]) == len(widths) * len(modes), f"{ins['name']}: {len(ins['runs'])} runs")
 
     # A selection.
     rc, out, err = run(binary, "--instruction", "rdrand", "--width", "64", "--threads", "1", "--count", "5000", "--json")
