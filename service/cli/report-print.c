@@ -12,6 +12,7 @@
 #include "journal-sender.h"
 #include "json-util.h"
 #include "macro.h"
+#include "probe-summary.h"
 #include "report.h"
 
 static char *format_time(uint64_t usec, char *buf, size_t len) {
@@ -27,6 +28,24 @@ static void print_foreign(const Report *r, FILE *f) {
         if (r->foreign > 0)
                 fprintf(f, "\n%u entr%s from other senders ignored (not from %s, see rng-health(8))\n", r->foreign,
                         r->foreign == 1 ? "y" : "ies", RNG_HEALTH_UNIT);
+}
+
+/* An RNG_REASON (report.c accepts only probe-summary.h's) in words. */
+static const char *unavailable_words(const char *reason, RngSourceId k) {
+        switch (probe_unavailable_from_string(reason)) {
+        case PROBE_UNAVAILABLE_KERNEL:
+                return "disabled by the kernel";
+        case PROBE_UNAVAILABLE_HIDDEN:
+                return "hidden by the kernel";
+        case PROBE_UNAVAILABLE_ABSENT:
+                return rng_source_desc(k)->absent;
+        case PROBE_UNAVAILABLE_UNREADABLE:
+                return "not readable";
+        case PROBE_UNAVAILABLE_UNKNOWN:
+                return "unknown (what would show it was not read)";
+        default:
+                return rng_source_desc(k)->detect.not_advertised.absent ?: "not advertised";
+        }
 }
 
 static void print_instruction(const ReportInstruction *in, RngSourceId k, FILE *f) {
@@ -54,13 +73,7 @@ static void print_instruction(const ReportInstruction *in, RngSourceId k, FILE *
         if (in->erratum_status[0] && strcmp(in->erratum_status, "none") != 0 && strcmp(in->erratum_status, "unknown") != 0)
                 fprintf(f, "; erratum %s", in->erratum_status);
         if (in->unavailable[0])
-                fprintf(f, "%s%s", in->verdict[0] ? "; " : ": ",
-                        strcmp(in->unavailable, "kernel") == 0       ? "disabled by the kernel"
-                        : strcmp(in->unavailable, "hidden") == 0     ? "hidden by the kernel"
-                        : strcmp(in->unavailable, "absent") == 0     ? rng_source_desc(k)->absent
-                        : strcmp(in->unavailable, "unreadable") == 0 ? "not readable"
-                        : strcmp(in->unavailable, "unknown") == 0    ? "unknown (what would show it was not read)"
-                                                                      : rng_source_desc(k)->detect.not_advertised.absent ?: "not advertised");
+                fprintf(f, "%s%s", in->verdict[0] ? "; " : ": ", unavailable_words(in->unavailable, k));
         fputc('\n', f);
 }
 

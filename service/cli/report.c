@@ -11,6 +11,7 @@
 #include "journal-ids.h"
 #include "macro.h"
 #include "parse-util.h"
+#include "probe-summary.h"
 #include "report.h"
 
 /* Every string report shows comes from the journal: kept escaped
@@ -91,10 +92,9 @@ static bool cvm_name_valid(const char *v) {
         return false;
 }
 
-/* RNG_REASON of an unavailable source, as journal-event.c writes it. */
+/* RNG_REASON of an unavailable source (probe-summary.h's names). */
 static bool reason_valid(const char *v) {
-        return strcmp(v, "cpuid") == 0 || strcmp(v, "kernel") == 0 || strcmp(v, "hidden") == 0 ||
-               strcmp(v, "absent") == 0 || strcmp(v, "unreadable") == 0 || strcmp(v, "unknown") == 0;
+        return probe_unavailable_from_string(v) >= 0;
 }
 
 static bool yes_no_valid(const char *v) {

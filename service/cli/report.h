@@ -46,7 +46,7 @@ typedef struct ReportInstruction {
         uint64_t attempts, failures, retry_exhausted, max_fail_streak; /* last probe, all runs */
         uint64_t kernel_retries; /* the kernel loop's tries the last probe was judged by */
         double failure_rate;
-        char unavailable[16];    /* "cpuid", "kernel", "hidden", "absent", "unreadable", "unknown" or "" */
+        char unavailable[16];    /* RNG_REASON, probe_unavailable_to_string()'s, or "" */
         /* A source that is no CPU instruction (RNG_KIND set): the last
          * result's device or seed, credit and rate. */
         bool other;

@@ -174,17 +174,17 @@ void status_format_crng(const KernelBootLog *b, char *buf, size_t len) {
 
 char *status_format_probe(const ProbeReport *r) {
         char out[2048] = "", part[768], names[256], cpu_names[256];
-        unsigned cpu_mask = 0, absent_mask = 0;
+        unsigned cpu_mask = 0, known_mask = 0;
         bool any_cpuid = false;
 
         FOREACH_RNG_SOURCE(i) {
                 if (rng_source_desc(i)->kind == RNG_KIND_CPU_INSTRUCTION)
                         cpu_mask |= 1u << i;
                 if (!probe_source_unknown(&r->instr[i]))
-                        absent_mask |= 1u << i;
+                        known_mask |= 1u << i; /* "no NAMES on this machine" names only these */
         }
         rng_source_names_join(cpu_mask, true, "", "/", "/", cpu_names, sizeof(cpu_names));
-        rng_source_names_join(absent_mask, true, "", "/", "/", names, sizeof(names));
+        rng_source_names_join(known_mask, true, "", "/", "/", names, sizeof(names));
         FOREACH_RNG_SOURCE(i)
                 any_cpuid = any_cpuid || (r->instr[i].selected && r->instr[i].cpuid);
         if (!r->arch_supported && cpu_mask) {

@@ -269,27 +269,26 @@ int event_output_check(EventFields *f, RngSourceId i, const ProbeRun *run, const
         return 0;
 }
 
-/* A source that is no CPU instruction: absent, or there and not read. */
-static int other_unavailable(EventFields *f, const ProbeSourceResult *in) {
+/* A source that is no CPU instruction: absent, not known, or there and
+ * not read (u). */
+static int other_unavailable(EventFields *f, const ProbeSourceResult *in, ProbeUnavailable u) {
         const RngSourceDesc *d = rng_source_desc(in->instruction);
         int k;
 
-        if (in->cpuid && in->read_error == 0)
-                return -ENODATA;
         k = event_add_header(f, RNG_MID_UNAVAILABLE_STR,
-                             in->cpuid ? LOG_NOTICE : severity_priority(d->absent_severity));
+                             u == PROBE_UNAVAILABLE_UNREADABLE ? LOG_NOTICE : severity_priority(d->absent_severity));
         if (k < 0)
                 return k;
-        if (in->cpuid)
+        if (u == PROBE_UNAVAILABLE_UNREADABLE)
                 EVENT_ADD(f, "MESSAGE=%s is there (%s), but %s cannot be read: %s; not probed", d->display_name,
                           in->kernel.credit.device[0] ? in->kernel.credit.device : "device", d->detect.device,
                           strerror(-in->read_error));
-        else if (probe_source_unknown(in))
+        else if (u == PROBE_UNAVAILABLE_UNKNOWN)
                 EVENT_ADD(f, "MESSAGE=%s %s", d->display_name, in->kernel.reason ?: "unknown");
         else
                 EVENT_ADD(f, "MESSAGE=%s %s: %s", d->display_name, d->absent, in->kernel.reason ?: "not there");
         EVENT_ADD(f, "RNG_INSTRUCTION=%s", d->display_name);
-        EVENT_ADD(f, "RNG_REASON=%s", in->cpuid ? "unreadable" : probe_source_unknown(in) ? "unknown" : "absent");
+        EVENT_ADD(f, "RNG_REASON=%s", probe_unavailable_to_string(u));
         EVENT_ADD(f, "RNG_KERNEL_STATE=%s", kernel_state_kind_to_string(in->kernel.state));
         if (in->kernel.reason_id)
                 EVENT_ADD(f, "RNG_KERNEL_REASON=%s", in->kernel.reason_id);
@@ -298,23 +297,22 @@ static int other_unavailable(EventFields *f, const ProbeSourceResult *in) {
 
 int event_unavailable(EventFields *f, const ProbeSourceResult *in) {
         const char *name = rng_source_display_name(in->instruction);
-        bool hidden = !in->cpuid && in->executes;
-        int k;
+        int u = probe_source_unavailable(in), k;
 
+        if (u < 0)
+                return u;
         if (rng_source_desc(in->instruction)->kind != RNG_KIND_CPU_INSTRUCTION)
-                return other_unavailable(f, in);
-        if (in->cpuid && in->kernel.state != KERNEL_STATE_DISABLED)
-                return -ENODATA;
-        k = event_add_header(f, RNG_MID_UNAVAILABLE_STR, in->cpuid ? LOG_WARNING : LOG_NOTICE);
+                return other_unavailable(f, in, u);
+        k = event_add_header(f, RNG_MID_UNAVAILABLE_STR, u == PROBE_UNAVAILABLE_KERNEL ? LOG_WARNING : LOG_NOTICE);
         if (k < 0)
                 return k;
-        if (hidden)
+        if (u == PROBE_UNAVAILABLE_HIDDEN)
                 EVENT_ADD(f, "MESSAGE=%s is hidden: not advertised by %s, yet it executes (%s%s%s); probed anyway, "
                           "nothing relies on it", name, rng_source_desc(in->instruction)->detect.advertised_by,
                           in->kernel.reason ?: "reason unknown",
                           in->kernel.reason_source == KERNEL_REASON_ERRATA ? ", from the errata table" : "",
                           in->kernel.reason_source == KERNEL_REASON_KERNEL_LOG ? ", the kernel's message" : "");
-        else if (!in->cpuid)
+        else if (u == PROBE_UNAVAILABLE_CPUID)
                 EVENT_ADD(f, "MESSAGE=%s is %s (%s): nothing to probe", name, rng_source_desc(in->instruction)->absent,
                           in->kernel.state == KERNEL_STATE_ABSENT
                                   ? in->kernel.reason
@@ -322,7 +320,7 @@ int event_unavailable(EventFields *f, const ProbeSourceResult *in) {
         else
                 EVENT_ADD(f, "MESSAGE=%s is disabled by the kernel: %s", name, in->kernel.reason ?: "reason unknown");
         EVENT_ADD(f, "RNG_INSTRUCTION=%s", name);
-        EVENT_ADD(f, "RNG_REASON=%s", in->cpuid ? "kernel" : hidden ? "hidden" : "cpuid");
+        EVENT_ADD(f, "RNG_REASON=%s", probe_unavailable_to_string(u));
         EVENT_ADD(f, "RNG_KERNEL_REASON_SOURCE=%s", kernel_reason_source_to_string(in->kernel.reason_source));
         EVENT_ADD(f, "RNG_CPUID=%s", in->cpuid ? "yes" : "no");
         EVENT_ADD(f, "RNG_KERNEL_STATE=%s", kernel_state_kind_to_string(in->kernel.state));

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
+#include <errno.h>
+#include <string.h>
+
 #include "macro.h"
 #include "probe-summary.h"
 
@@ -49,6 +52,36 @@ const ProbeRun *probe_source_worst_run(const ProbeSourceResult *in) {
 bool probe_source_unknown(const ProbeSourceResult *in) {
         return rng_source_desc(in->instruction)->kind != RNG_KIND_CPU_INSTRUCTION && !in->cpuid &&
                in->kernel.state == KERNEL_STATE_UNKNOWN;
+}
+
+int probe_source_unavailable(const ProbeSourceResult *in) {
+        if (rng_source_desc(in->instruction)->kind != RNG_KIND_CPU_INSTRUCTION) {
+                if (in->cpuid)
+                        return in->read_error == 0 ? -ENODATA : PROBE_UNAVAILABLE_UNREADABLE;
+                return probe_source_unknown(in) ? PROBE_UNAVAILABLE_UNKNOWN : PROBE_UNAVAILABLE_ABSENT;
+        }
+        if (in->cpuid)
+                return in->kernel.state == KERNEL_STATE_DISABLED ? PROBE_UNAVAILABLE_KERNEL : -ENODATA;
+        return in->executes ? PROBE_UNAVAILABLE_HIDDEN : PROBE_UNAVAILABLE_CPUID;
+}
+
+static const char *const unavailable_names[_PROBE_UNAVAILABLE_MAX] = {
+        [PROBE_UNAVAILABLE_CPUID] = "cpuid",       [PROBE_UNAVAILABLE_KERNEL] = "kernel",
+        [PROBE_UNAVAILABLE_HIDDEN] = "hidden",     [PROBE_UNAVAILABLE_ABSENT] = "absent",
+        [PROBE_UNAVAILABLE_UNREADABLE] = "unreadable", [PROBE_UNAVAILABLE_UNKNOWN] = "unknown",
+};
+
+const char *probe_unavailable_to_string(ProbeUnavailable u) {
+        return (unsigned) u < _PROBE_UNAVAILABLE_MAX ? unavailable_names[u] : NULL;
+}
+
+int probe_unavailable_from_string(const char *s) {
+        if (!s)
+                return -EINVAL;
+        for (int u = 0; u < _PROBE_UNAVAILABLE_MAX; u++)
+                if (strcmp(s, unavailable_names[u]) == 0)
+                        return u;
+        return -EINVAL;
 }
 
 const char *probe_source_consequence(const ProbeSourceResult *in) {

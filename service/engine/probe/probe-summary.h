@@ -34,6 +34,23 @@ const ProbeRun *probe_source_worst_run(const ProbeSourceResult *in);
  * instruction's absence is known by running it: never unknown here. */
 bool probe_source_unknown(const ProbeSourceResult *in);
 
+/* Why a source is not probed, or is probed though hidden: the journal's
+ * RNG_REASON (the unavailable event), and what `report` reads back. */
+typedef enum ProbeUnavailable {
+        PROBE_UNAVAILABLE_CPUID,      /* an instruction not advertised, that does not execute */
+        PROBE_UNAVAILABLE_KERNEL,     /* an instruction advertised, disabled by the kernel */
+        PROBE_UNAVAILABLE_HIDDEN,     /* an instruction not advertised, yet it executes (probed) */
+        PROBE_UNAVAILABLE_ABSENT,     /* a device or seed not there */
+        PROBE_UNAVAILABLE_UNREADABLE, /* a device there that cannot be read */
+        PROBE_UNAVAILABLE_UNKNOWN,    /* a device or seed neither seen nor known absent */
+        _PROBE_UNAVAILABLE_MAX,
+} ProbeUnavailable;
+
+/* in's reason, or -ENODATA where it has none (probed as it should be). */
+int probe_source_unavailable(const ProbeSourceResult *in);
+const char *probe_unavailable_to_string(ProbeUnavailable u); /* "cpuid", "kernel", ...; NULL if out of range */
+int probe_unavailable_from_string(const char *s);             /* -EINVAL if none */
+
 /* What the running kernel does about the instruction's verdict
  * (verdict_consequence()); broken with nothing delivered is, for the
  * kernel, exhaustion. NULL: not probed, or nothing to say. */

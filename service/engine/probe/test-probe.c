@@ -1271,6 +1271,21 @@ static void test_run_all_device(void) {
         CHECK(r.instr[RNG_SOURCE_HWRNG].verdict == VERDICT_UNSUPPORTED, "unreadable, no confidential VM");
 }
 
+/* RNG_REASON's names: each one read back as itself (what `report` accepts
+ * is what the daemon writes), nothing else. */
+static void test_unavailable_names(void) {
+        for (int u = 0; u < _PROBE_UNAVAILABLE_MAX; u++) {
+                const char *name = probe_unavailable_to_string(u);
+
+                CHECK(name && name[0], "reason %d has no name", u);
+                CHECK_EQ_INT(probe_unavailable_from_string(name), u);
+        }
+        CHECK(!probe_unavailable_to_string(_PROBE_UNAVAILABLE_MAX), "a name past the table");
+        CHECK_EQ_INT(probe_unavailable_from_string("Absent"), -EINVAL);
+        CHECK_EQ_INT(probe_unavailable_from_string(""), -EINVAL);
+        CHECK_EQ_INT(probe_unavailable_from_string(NULL), -EINVAL);
+}
+
 int main(int argc, char *argv[]) {
         if (argc == 2 && strcmp(argv[1], "two-cpus") == 0)
                 return two_cpus();
@@ -1300,5 +1315,6 @@ int main(int argc, char *argv[]) {
         test_device();
         test_run_all_device();
         test_power();
+        test_unavailable_names();
         return test_result("test-probe");
 }
