@@ -21,14 +21,7 @@ static const char *const verdict_names[_VERDICT_MAX] = {
 
 DEFINE_STRING_TABLE_TO_STRING(verdict, Verdict, verdict_names)
 
-int verdict_from_string(const char *s) {
-        if (!s)
-                return -EINVAL;
-        for (int v = 0; v < _VERDICT_MAX; v++)
-                if (strcmp(s, verdict_names[v]) == 0)
-                        return v;
-        return -EINVAL;
-}
+DEFINE_STRING_TABLE_FROM_STRING(verdict, verdict_names)
 
 Verdict verdict_worst(Verdict a, Verdict b) {
         return MAX(a, b);

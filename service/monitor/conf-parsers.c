@@ -160,14 +160,14 @@ int config_parse_fail_on(const ConfigKey *k, const char *value, void *field, Con
 
 int config_parse_cvm(const ConfigKey *k, const char *value, void *field, Config *c, char *msg, size_t len) {
         static const char *const names[_CVM_SETTING_MAX] = { "auto", "yes", "no" };
+        int i = string_table_lookup(names, ELEMENTSOF(names), value);
 
-        for (int i = 0; i < _CVM_SETTING_MAX; i++)
-                if (strcmp(value, names[i]) == 0) {
-                        *(ConfidentialVmSetting *) field = i;
-                        return 0;
-                }
-        snprintf(msg, len, "invalid value '%s' (expected auto, yes or no)", value);
-        return -EINVAL;
+        if (i < 0) {
+                snprintf(msg, len, "invalid value '%s' (expected auto, yes or no)", value);
+                return -EINVAL;
+        }
+        *(ConfidentialVmSetting *) field = i;
+        return 0;
 }
 
 /* Whether path has a "." or ".." component ("/dir/." names the directory:

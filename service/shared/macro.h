@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
@@ -27,6 +28,23 @@
                 if ((int) i < 0 || (size_t) i >= ELEMENTSOF(table)) \
                         return NULL;                              \
                 return table[i];                                  \
+        }
+
+/* The index of s in table[0..n) (NULL entries skipped); -EINVAL for none,
+ * or for s NULL. */
+static inline int string_table_lookup(const char *const *table, size_t n, const char *s) {
+        if (!s)
+                return -EINVAL;
+        for (size_t i = 0; i < n; i++)
+                if (table[i] && strcmp(table[i], s) == 0)
+                        return (int) i;
+        return -EINVAL;
+}
+
+/* int name_from_string(const char *s): string_table_lookup() in table. */
+#define DEFINE_STRING_TABLE_FROM_STRING(name, table)                     \
+        int name##_from_string(const char *s) {                          \
+                return string_table_lookup(table, ELEMENTSOF(table), s); \
         }
 
 /* Takes the pointer out of a variable (leaving NULL), for handing it on:

@@ -2,7 +2,8 @@
 
 /* TAKE_PTR hands a pointer on and leaves NULL behind; a cleanup function
  * from DEFINE_TRIVIAL_CLEANUP_FUNC runs the destructor once for a set
- * pointer and never for NULL. */
+ * pointer and never for NULL; string_table_lookup() finds whole names
+ * only. */
 
 #include "macro.h"
 #include "test-util.h"
@@ -54,5 +55,19 @@ int main(void) {
         }
         CHECK_EQ_INT(freed, 2); /* taken, once */
         CHECK_EQ_INT(last_freed, 1);
+
+        {
+                /* string_table_lookup(): the index, whole names only, a
+                 * gap skipped; -EINVAL for none and for NULL. */
+                static const char *const table[] = { "auto", NULL, "yes" };
+
+                CHECK_EQ_INT(string_table_lookup(table, ELEMENTSOF(table), "auto"), 0);
+                CHECK_EQ_INT(string_table_lookup(table, ELEMENTSOF(table), "yes"), 2);
+                CHECK_EQ_INT(string_table_lookup(table, ELEMENTSOF(table), "ye"), -EINVAL);
+                CHECK_EQ_INT(string_table_lookup(table, ELEMENTSOF(table), "yess"), -EINVAL);
+                CHECK_EQ_INT(string_table_lookup(table, ELEMENTSOF(table), ""), -EINVAL);
+                CHECK_EQ_INT(string_table_lookup(table, ELEMENTSOF(table), NULL), -EINVAL);
+                CHECK_EQ_INT(string_table_lookup(table, 1, "yes"), -EINVAL);
+        }
         return test_result("test-macro");
 }

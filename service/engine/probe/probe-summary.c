@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
-#include <errno.h>
-#include <string.h>
-
 #include "macro.h"
 #include "probe-summary.h"
 
@@ -71,18 +68,8 @@ static const char *const unavailable_names[_PROBE_UNAVAILABLE_MAX] = {
         [PROBE_UNAVAILABLE_UNREADABLE] = "unreadable", [PROBE_UNAVAILABLE_UNKNOWN] = "unknown",
 };
 
-const char *probe_unavailable_to_string(ProbeUnavailable u) {
-        return (unsigned) u < _PROBE_UNAVAILABLE_MAX ? unavailable_names[u] : NULL;
-}
-
-int probe_unavailable_from_string(const char *s) {
-        if (!s)
-                return -EINVAL;
-        for (int u = 0; u < _PROBE_UNAVAILABLE_MAX; u++)
-                if (strcmp(s, unavailable_names[u]) == 0)
-                        return u;
-        return -EINVAL;
-}
+DEFINE_STRING_TABLE_TO_STRING(probe_unavailable, ProbeUnavailable, unavailable_names)
+DEFINE_STRING_TABLE_FROM_STRING(probe_unavailable, unavailable_names)
 
 const char *probe_source_consequence(const ProbeSourceResult *in) {
         const ProbeRun *worst = probe_source_worst_run(in);
