@@ -28,6 +28,13 @@ int config_line_check(const char *line, size_t len, int bufsize, char *msg, size
                         return -EINVAL;
                 }
         }
+        /* The file's own BOM is gone before this (config.c); inih drops
+         * one more at the start of the first line, which would then go
+         * unchecked. */
+        if (len >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0) {
+                snprintf(msg, msglen, "byte-order mark in column 1 (one is allowed only at the start of the file)");
+                return -EINVAL;
+        }
         if (!line_fits(len, bufsize)) {
                 snprintf(msg, msglen, "line of %zu bytes, longer than the limit of %d", len, bufsize - 2);
                 return -EINVAL;

@@ -10,7 +10,9 @@
  * header's "]" (inih would drop it), and in a setting a ';' or '#' (inih
  * cuts the value at " ;" as an inline comment: "Widths=64 ;32 16" would
  * probe 64 only) or a ':' before the '=' (inih takes ':' as '=':
- * "Instructions: all"). Pure. */
+ * "Instructions: all"), and a UTF-8 byte-order mark at the start of a
+ * line (the file's own, at its very start, is dropped before: config.c;
+ * inih would drop one more from the first line unchecked). Pure. */
 
 #include <stddef.h>
 

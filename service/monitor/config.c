@@ -206,6 +206,7 @@ static char *reader(char *str, int num, void *stream) {
 }
 
 #define CONFIG_FILE_MAX (64u * 1024)
+#define UTF8_BOM "\xef\xbb\xbf"
 
 static int parse_file(ParseState *s, const char *path) {
         _cleanup_free_ char *buf = NULL;
@@ -225,7 +226,11 @@ static int parse_file(ParseState *s, const char *path) {
         }
         s->buf = buf;
         s->len = len;
-        s->pos = 0;
+        /* A UTF-8 byte-order mark at the start is dropped before any check
+         * (as systemd's own parser does): every check then sees the first
+         * line as written after it. inih would drop it only after the
+         * reader's checks had looked at "\xef..." instead of the line. */
+        s->pos = len >= 3 && memcmp(buf, UTF8_BOM, 3) == 0 ? 3 : 0;
         s->file = path;
         s->line = 0;
         r = ini_parse_stream(reader, s, handler, s);

@@ -86,6 +86,43 @@ static bool has_bad_byte(const uint8_t *p, size_t len) {
         return false;
 }
 
+/* What an accepted file holds, judged apart from the reader: after one
+ * byte-order mark at its start, no line starts with another, none is an
+ * indented setting, and each section header names a section of the
+ * manual. (A BOM once hid the first line from every check.) */
+static bool accepted_lines_ok(const uint8_t *p, size_t len) {
+        static const char *const sections[] = { "Probe", "Thresholds", "Monitor", "Policy", "Metrics" };
+
+        if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+                p += 3, len -= 3;
+        for (size_t i = 0; i < len;) {
+                const uint8_t *nl = memchr(p + i, '\n', len - i), *line = p + i, *close;
+                size_t n = nl ? (size_t) (nl - line) : len - i, b = 0;
+                bool known = false;
+
+                i += n + 1;
+                if (n >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0)
+                        return false;
+                while (b < n && (line[b] == ' ' || line[b] == '\t'))
+                        b++;
+                if (b == n || line[b] == '#' || line[b] == ';')
+                        continue;
+                if (b > 0)
+                        return false;
+                if (line[0] != '[')
+                        continue;
+                close = memchr(line, ']', n);
+                if (!close)
+                        return false;
+                for (size_t k = 0; k < ELEMENTSOF(sections); k++)
+                        known = known || ((size_t) (close - line - 1) == strlen(sections[k]) &&
+                                          memcmp(line + 1, sections[k], strlen(sections[k])) == 0);
+                if (!known)
+                        return false;
+        }
+        return true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const uint8_t *sep = memmem(data, size, SEPARATOR, strlen(SEPARATOR));
         size_t main_len = sep ? (size_t) (sep - data) + 1 : size; /* with its newline */
@@ -124,6 +161,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_ASSERT(main_len == 0 || !has_bad_byte(data, main_len));
         if (dropin)
                 FUZZ_ASSERT(dropin_len == 0 || !has_bad_byte(dropin, dropin_len));
+        FUZZ_ASSERT(accepted_lines_ok(data, main_len));
+        if (dropin)
+                FUZZ_ASSERT(accepted_lines_ok(dropin, dropin_len));
         FUZZ_ASSERT(c.probe.instructions != 0 && c.probe.instructions < (1u << _RNG_SOURCE_MAX));
         FUZZ_ASSERT(c.probe.widths != 0 && c.probe.widths < (1u << RNG_N_WIDTHS));
         FUZZ_ASSERT(c.probe.threads <= CPU_SETSIZE);

@@ -328,6 +328,15 @@ static void test_strict_lines(void) {
                 { "[Probe]\nInstructions: rdrand\n", 0, 2, "':' in column 13 as a separator", NULL },
                 { "[Probe]\nInstructions:rdrand=x\n", 0, 2, "':' in column 13 as a separator", NULL },
                 { "[Probe]\nThreads ; =3\n", 0, 2, "';' in column 9", NULL },
+                /* After the file's byte-order mark, every check still sees
+                 * the first line (it once saw 0xef, not '[') */
+                { "\xef\xbb\xbf[Policy] junk\nFailOn=ok\n", 0, 1, "text after ']'", NULL },
+                { "\xef\xbb\xbf  Threads=1\n", 0, 1, "indented line", NULL },
+                { "\xef\xbb\xbf[Frob]\n", 0, 1, "unknown section [Frob]", NULL },
+                { "\xef\xbb\xbf[Probe\n", 0, 1, "without ']'", NULL },
+                /* a second one, which inih would drop from line 1 */
+                { "\xef\xbb\xbf\xef\xbb\xbf[Frob]\n", 0, 1, "byte-order mark in column 1", NULL },
+                { "[Probe]\n\xef\xbb\xbfThreads=1\n", 0, 2, "byte-order mark in column 1", NULL },
         };
         ConfigError e;
         Config c;
@@ -352,6 +361,13 @@ static void test_strict_lines(void) {
                    "; comment\n# comment\n[Probe] ; header comment\nWidths=64\n[Metrics]\nPath=/run/a:b.prom\n");
         CHECK_EQ_INT(load(&c, &e), 0);
         CHECK(strcmp(c.metrics_path, "/run/a:b.prom") == 0, "Path=%s", c.metrics_path);
+
+        /* One byte-order mark at the start of the file is allowed, as by
+         * systemd: the file is read as if it were not there. */
+        clean();
+        write_file("/etc/rng-health/rng-health.conf", "\xef\xbb\xbf[Probe]\nThreads=5\n");
+        CHECK_EQ_INT(load(&c, &e), 0);
+        CHECK_EQ_INT(c.probe.threads, 5);
 
         /* Allowed: comments (also indented) and a comment after a header. */
         clean();
