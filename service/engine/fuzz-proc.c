@@ -8,13 +8,21 @@
  * are NUL-terminated text of the input, or -EBADMSG; "has" is "count > 0"; an instruction is in the
  * flags exactly when every flags line has it; the CVM verdict follows the
  * rules of cvm.h; a command-line word is found exactly when a reference
- * tokenizer finds it before "--". */
+ * tokenizer finds it before "--". The same text as the hwrng core's
+ * rng_current and rng_available (sysfs, below a scratch root): the names
+ * kept are terminated and escaped (escape-check.h). */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cpu-id.h"
 #include "cvm.h"
+#include "escape-check.h"
 #include "fuzz-util.h"
+#include "hwrng.h"
 #include "kernel-state.h"
 
 static bool ref_has_word(const char *s, size_t len, const char *word) {
@@ -128,6 +136,61 @@ static void check_cpu_id(const char *text, size_t len) {
                 FUZZ_ASSERT(*c >= 0x20 && *c < 0x7f);
 }
 
+static char hwrng_root[] = "/tmp/fuzz-proc-XXXXXX";
+
+static void remove_hwrng_root(void) {
+        char cmd[64];
+
+        snprintf(cmd, sizeof(cmd), "rm -rf %s", hwrng_root);
+        (void) system(cmd);
+}
+
+static void put(const char *name, const char *text, size_t len) {
+        char p[128];
+        int fd;
+
+        snprintf(p, sizeof(p), "%s/sys/class/misc/hw_random/%s", hwrng_root, name);
+        fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0 || write(fd, text, len) != (ssize_t) len)
+                abort();
+        close(fd);
+}
+
+/* Terminated, and escaped: no control byte, only valid printable UTF-8. */
+static void check_escaped(const char *s, size_t size) {
+        FUZZ_ASSERT(strnlen(s, size) < size);
+        FUZZ_ASSERT(escape_check_output(s, strlen(s), false));
+}
+
+static void check_hwrng_sysfs(const char *text, size_t len) {
+        static bool ready;
+        KernelSourceState k;
+
+        if (!ready) {
+                char p[128];
+
+                if (!mkdtemp(hwrng_root))
+                        abort();
+                snprintf(p, sizeof(p), "mkdir -p %s/sys/class/misc/hw_random", hwrng_root);
+                if (system(p) != 0)
+                        abort();
+                atexit(remove_hwrng_root);
+                put("rng_quality", "1024\n", 5);
+                ready = true;
+        }
+        put("rng_current", text, len);
+        put("rng_available", text, len);
+        memset(&k, 0x5a, sizeof(k));
+        rng_hwrng_kernel_view(rng_source_desc(RNG_SOURCE_HWRNG), &(KernelViewInput) { .root = hwrng_root }, &k);
+        FUZZ_ASSERT(k.state == KERNEL_STATE_ENABLED || k.state == KERNEL_STATE_ABSENT ||
+                    k.state == KERNEL_STATE_UNKNOWN);
+        if (k.state != KERNEL_STATE_ENABLED)
+                return;
+        check_escaped(k.credit.device, sizeof(k.credit.device));
+        check_escaped(k.credit.available, sizeof(k.credit.available));
+        FUZZ_ASSERT(k.credit.device[0]);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const char *text;
         uint8_t bits;
@@ -142,5 +205,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_cpuinfo_flags(text, size);
         check_cvm(bits, text, size);
         check_cmdline(text, size);
+        check_hwrng_sysfs(text, size);
         return 0;
 }

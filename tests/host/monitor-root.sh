@@ -63,6 +63,31 @@ run_monitor
 expect_config_error "$dropins/50-x.conf:1" "unknown section [Frob]; refusing to start"
 echo "ok: a drop-in holding only [Frob]: exit 78, $(grep -F 50-x.conf "$tmp/err")"
 
+# --- a byte-order mark hides no line from the checks (it once made inih's
+# reader see 0xef instead of '[') -------------------------------------------
+reset_root
+printf '\xef\xbb\xbf[Frob]\n' >"$dropins/50-x.conf"
+run_monitor
+expect_config_error "$dropins/50-x.conf:1" "unknown section [Frob]; refusing to start"
+printf '\xef\xbb\xbf[Policy] junk\nFailOn=ok\n' >"$dropins/50-x.conf"
+run_monitor
+expect_config_error "$dropins/50-x.conf:1" "text after ']' of the section header; refusing to start"
+echo "ok: a BOM before [Frob] and before '[Policy] junk': exit 78 each, as without it"
+
+# --- the kernel's strings are escaped: an hwrng device's name with an ESC
+# sequence and invalid UTF-8 (a driver's, or a file mounted over sysfs) ----
+reset_root
+mkdir -p "$root/sys/class/misc/hw_random"
+printf 'virtio_rng.0\033[31mEVIL\n' >"$root/sys/class/misc/hw_random/rng_current"
+printf 'xx\377\376 none\n' >"$root/sys/class/misc/hw_random/rng_available"
+printf '1024\n' >"$root/sys/class/misc/hw_random/rng_quality"
+printf '[Probe]\nInstructions=hwrng\n' >"$dropins/50-x.conf"
+run_monitor
+[ "$rc" = 124 ] || fail "an escaped device name: exit $rc, expected to run until stopped"
+LC_ALL=C grep -q $'\033' "$tmp/err" && fail "an ESC byte from rng_current reached stderr"
+grep -qF 'virtio_rng.0\x1b[31mEVIL' "$tmp/err" || fail "rng_current is not shown escaped"
+echo "ok: rng_current with ESC: shown as $(grep -oF 'virtio_rng.0\x1b[31mEVIL' "$tmp/err" | head -1)"
+
 # --- FailOn=: systemd's rule for lists ------------------------------------
 # Every verdict listed: this fails on any CPU, whatever its verdicts are.
 all_verdicts="ok degraded exhausted broken hidden unsupported"

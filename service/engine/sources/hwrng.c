@@ -9,13 +9,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "fileio.h"
 #include "hwrng.h"
 #include "macro.h"
 #include "parse-util.h"
 #include "time-util.h"
 
-/* A sysfs attribute of the hwrng core, one line, its newline dropped. */
+/* A sysfs attribute of the hwrng core, one line, its newline dropped,
+ * escaped (escape.h): the kernel's text goes to a terminal, JSON and the
+ * journal, and a driver's name (or a file mounted over the attribute) is
+ * outside input. Printable ASCII, all a driver's name should be, is kept
+ * as it is, so the host-fed drivers' prefixes still match. */
 static int read_attr(const char *root, const char *dir, const char *name, char *buf, size_t len) {
         _cleanup_free_ char *path = path_join(root, dir, name), *text = NULL;
         size_t n;
@@ -31,7 +36,7 @@ static int read_attr(const char *root, const char *dir, const char *name, char *
         text[n] = '\0';
         if (strlen(text) != n)
                 return -EBADMSG; /* a NUL inside */
-        snprintf(buf, len, "%s", text);
+        escape_to(buf, len, text, n);
         return 0;
 }
 

@@ -13,6 +13,7 @@
 
 #include "boot-seed.h"
 #include "errata.h"
+#include "escape.h"
 #include "hwrng.h"
 #include "time-util.h"
 #include "fail-on.h"
@@ -301,6 +302,25 @@ static void test_hwrng_view(void) {
         put(root, "/sys/class/misc/hw_random/rng_quality", "1 2\n");
         rng_hwrng_kernel_view(desc(RNG_SOURCE_HWRNG), &in, &k);
         CHECK(!k.credit.known, "quality '1 2'");
+        /* The kernel's names are escaped where they are read: no control
+         * byte, no invalid UTF-8 reaches a terminal, JSON or the journal,
+         * and a driver's prefix still matches. */
+        put(root, "/sys/class/misc/hw_random/rng_quality", "1024\n");
+        put(root, "/sys/class/misc/hw_random/rng_current", "virtio_rng.0\033[31mEVIL\n");
+        put(root, "/sys/class/misc/hw_random/rng_available", "xx\xff\xfe none\n");
+        rng_hwrng_kernel_view(desc(RNG_SOURCE_HWRNG), &in, &k);
+        CHECK(k.state == KERNEL_STATE_ENABLED && k.credit.host_fed, "escaped device: state %d", k.state);
+        CHECK(strcmp(k.credit.device, "virtio_rng.0\\x1b[31mEVIL") == 0, "device '%s'", k.credit.device);
+        CHECK(strcmp(k.credit.available, "xx\\xff\\xfe none") == 0, "available '%s'", k.credit.available);
+        /* cut to the field whole, never in an escape */
+        put(root, "/sys/class/misc/hw_random/rng_current",
+            "virtio_rng.0\033\033\033\033\033\033\033\033\033\033\033\033\033\033\033\033\n");
+        rng_hwrng_kernel_view(desc(RNG_SOURCE_HWRNG), &in, &k);
+        CHECK(strncmp(k.credit.device, "virtio_rng.0\\x1b\\x1b", 20) == 0, "cut device '%s'", k.credit.device);
+        for (const char *c = k.credit.device; *c; c++)
+                CHECK(*c >= 0x20 && *c < 0x7f, "cut device '%s'", k.credit.device);
+        CHECK(strlen(k.credit.device) % 4 == 0, "cut inside an escape: '%s'", k.credit.device);
+
         snprintf(cmd, sizeof(cmd), "printf 'virtio\\0x' >%s/sys/class/misc/hw_random/rng_current", root);
         CHECK(system(cmd) == 0, "%s", cmd);
         rng_hwrng_kernel_view(desc(RNG_SOURCE_HWRNG), &in, &k);
