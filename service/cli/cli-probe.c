@@ -41,13 +41,32 @@ static void kernel_tries(char *buf, size_t len) {
         }
 }
 
+/* "NAME exhausted is routine (the kernel falls back to FALLBACK): 0.\n"
+ * for each source of the table that has a fallback. */
+static void routine_exhaustion(char *buf, size_t len) {
+        size_t at = 0;
+
+        buf[0] = '\0';
+        FOREACH_RNG_SOURCE(i) {
+                const RngSourceDesc *d = rng_source_desc(i);
+                int w;
+
+                if (!d->kernel.has_fallback || at >= len)
+                        continue;
+                w = snprintf(buf + at, len - at, "%s exhausted is routine (the kernel falls back to %s): 0.\n",
+                             d->display_name, rng_source_display_name(d->kernel.fallback));
+                at += w > 0 ? (size_t) w : 0;
+        }
+}
+
 void probe_help(FILE *f) {
-        char names[256], words[256], tries[512], retries[640];
+        char names[256], words[256], tries[512], retries[640], routine[256];
 
         rng_source_names_join(RNG_SOURCES_ALL, true, "", "/", "/", names, sizeof(names));
         rng_source_names_join(RNG_SOURCES_ALL, false, "", "|", "|", words, sizeof(words));
         strncat(words, "|all", sizeof(words) - strlen(words) - 1);
         kernel_tries(tries, sizeof(tries));
+        routine_exhaustion(routine, sizeof(routine));
         snprintf(retries, sizeof(retries),
                  "Judge by a kernel loop of N tries (1 to 1000) instead of the running kernel's (%s)", tries);
 
@@ -71,7 +90,8 @@ void probe_help(FILE *f) {
                 "                                    (default: 2ms, the boot-path budget; a\n"
                 "                                    device's run: 20ms or this if longer)\n"
                 "  --count N                         Max tries per thread per run, 1 to 4294967296\n"
-                "                                    (default: 4096, no cap with --duration)\n",
+                "                                    (default: 4096, no cap with --duration;\n"
+                "                                    --count alone: no time budget)\n",
                 names, words);
         fputs("  --kernel-retries N                ", f);
         cli_print_wrapped(f, 36, 36, 89, retries);
@@ -82,6 +102,9 @@ void probe_help(FILE *f) {
                 "  --svg FILE                        With --sweep: also draw the failed tries against the\n"
                 "                                    threads as an SVG figure in FILE (one panel per\n"
                 "                                    package; only a regular file is replaced)\n"
+                "  --fail-on VERDICT[:...]           Exit with the worst verdict these match instead\n"
+                "                                    (FailOn='s words, repeatable: exhausted,\n"
+                "                                    NAME:degraded, ...); see Exit status\n"
                 "  --json                            Machine-readable output (schema rng-health.probe/3)\n"
                 "  -h --help                         Show this help\n"
                 "\n"
@@ -102,14 +125,21 @@ void probe_help(FILE *f) {
                 "A device is read for at most its budget and 4096 bytes: its reads compete with\n"
                 "the kernel's own hwrng thread.\n"
                 "\n"
-                "Exit status (--sweep: 0 when it ran):\n"
-                "  0  worst verdict ok, host-fed, degraded, hidden or unsupported\n"
+                "Exit status (--sweep: 0 when it ran). A verdict fails the probe by what the\n"
+                "running kernel does about it, as it weighs in the daemon and the alerts: broken\n"
+                "(any source), or exhausted where the kernel has no fallback.\n"
+                "%s"
+                "  0  no verdict that fails it (ok, degraded, hidden, host-fed, unsupported,\n"
+                "     exhausted with a fallback)\n"
                 "  1  runtime error\n"
                 "  2  usage error\n"
-                "  3  worst verdict exhausted\n"
-                "  4  worst verdict broken\n"
-                "  73 the --svg FILE cannot be written (not a regular file, no such directory)\n",
-                names);
+                "  3  worst failing verdict exhausted\n"
+                "  4  worst failing verdict broken\n"
+                "  73 the --svg FILE cannot be written (not a regular file, no such directory)\n"
+                "With --fail-on, the worst verdict it matches gives the status, as FailOn=\n"
+                "does for the daemon: 3 exhausted, 4 broken, 5 degraded, 6 unsupported, 7 ok,\n"
+                "8 hidden, 9 host-fed; 0 where none matches.\n",
+                names, routine);
 }
 
 /* opt and value are shown escaped (cli-util.h). */
@@ -118,7 +148,7 @@ static int usage_error(const char *fmt, const char *opt, const char *value) {
 }
 
 enum { ARG_INSTRUCTION = 0x100, ARG_WIDTH, ARG_THREADS, ARG_DURATION, ARG_COUNT, ARG_JSON, ARG_KERNEL_RETRIES,
-       ARG_SWEEP, ARG_SVG };
+       ARG_SWEEP, ARG_SVG, ARG_FAIL_ON };
 
 /* "OPT: invalid value 'VALUE' (expected EXPECT)", EXPECT in the words the
  * configuration's error uses too (probe.h). */
@@ -222,6 +252,30 @@ static int parse_option(int c, const char *arg, ProbeArgs *ret, Seen *seen) {
         }
 }
 
+/* --fail-on: FailOn='s words (space- or comma-separated), added to
+ * what earlier ones gave; "none" is not one (no --fail-on is the default). */
+static int parse_fail_on(const char *arg, ProbeArgs *ret) {
+        _cleanup_free_ char *copy = strdup(arg);
+        char *save = NULL, expect[384];
+        unsigned n = 0;
+        int r;
+
+        if (!copy)
+                return log_error_errno(-ENOMEM, "--fail-on: out of memory");
+        for (char *w = strtok_r(copy, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save), n++) {
+                r = fail_on_add_word(&ret->fail_on, w);
+                if (r == -EDOM)
+                        return usage_error("%s: '%s' can never match (that source never has that verdict)",
+                                           "--fail-on", w);
+                if (r < 0)
+                        return invalid_value("--fail-on", w, fail_on_words_expect(expect, sizeof(expect)));
+        }
+        if (n == 0)
+                return usage_error("%s: missing value%s", "--fail-on", "");
+        ret->fail_on_given = true;
+        return 0;
+}
+
 int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
         static const struct option options[] = {
                 { "instruction", required_argument, NULL, ARG_INSTRUCTION },
@@ -233,6 +287,7 @@ int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
                 { "sweep", no_argument, NULL, ARG_SWEEP },
                 { "svg", required_argument, NULL, ARG_SVG },
                 { "kernel-retries", required_argument, NULL, ARG_KERNEL_RETRIES },
+                { "fail-on", required_argument, NULL, ARG_FAIL_ON },
                 { "help", no_argument, NULL, 'h' },
                 {},
         };
@@ -261,6 +316,11 @@ int probe_parse_args(int argc, char *argv[], ProbeArgs *ret) {
                         if (!optarg[0])
                                 return usage_error("%s: missing value%s", "--svg", "");
                         ret->svg = optarg;
+                        break;
+                case ARG_FAIL_ON:
+                        r = parse_fail_on(optarg, ret);
+                        if (r < 0)
+                                return r;
                         break;
                 case ARG_INSTRUCTION:
                 case ARG_WIDTH:
@@ -390,6 +450,10 @@ static int run_sweep(const ProbeArgs *args, ProbeSequence *seq) {
 }
 
 int verb_probe(int argc, char *argv[]) {
+        return verb_probe_hooked(argc, argv, NULL);
+}
+
+int verb_probe_hooked(int argc, char *argv[], const ProbeSourceHook *hook) {
         _cleanup_json_ struct json_object *j = NULL;
         Progress progress = { .start_nsec = now_nsec() };
         ProbeSequence seq = { .threads_capped = threads_capped };
@@ -405,6 +469,12 @@ int verb_probe(int argc, char *argv[]) {
                 return cli_flush(stdout) < 0 ? EXIT_PROBE_ERROR : 0;
         }
 
+        if (hook && hook->source) {
+                args.params.source = hook->source;
+                args.params.source_userdata = hook->userdata;
+                args.params.cpuid = hook->cpuid;
+                seq.kernel = hook->kernel;
+        }
         if (args.sweep)
                 return run_sweep(&args, &seq);
 
@@ -430,7 +500,7 @@ int verb_probe(int argc, char *argv[]) {
         }
 
         if (args.json) {
-                r = probe_report_to_json(&report, &j);
+                r = probe_report_to_json(&report, args.fail_on_given ? &args.fail_on : NULL, &j);
                 if (r < 0) {
                         log_error_errno(r, "failed to build JSON: %m");
                         return EXIT_PROBE_ERROR;
@@ -441,5 +511,5 @@ int verb_probe(int argc, char *argv[]) {
 
         if (cli_flush(stdout) < 0)
                 return EXIT_PROBE_ERROR;
-        return verdict_exit_code(report.verdict);
+        return probe_report_exit_status(&report, args.fail_on_given ? &args.fail_on : NULL);
 }

@@ -32,7 +32,7 @@ static char *probe_json(unsigned width, const uint64_t *values, size_t n, ProbeR
         char *s;
 
         script_probe_values(width, values, n, rep);
-        FUZZ_ASSERT(probe_report_to_json(rep, &j) == 0);
+        FUZZ_ASSERT(probe_report_to_json(rep, NULL, &j) == 0);
         s = strdup(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
         if (!s)
                 abort();

@@ -9,6 +9,7 @@
 #include "json-util.h"
 #include "macro.h"
 #include "probe-json-run.h"
+#include "fail-on.h"
 #include "probe-json.h"
 
 static int cpu_set_to_json(const cpu_set_t *s, struct json_object **ret) {
@@ -295,7 +296,7 @@ static int instruction_to_json(const ProbeReport *r, const ProbeSourceResult *in
         return 0;
 }
 
-int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
+int probe_report_to_json(const ProbeReport *r, const FailOn *strict, struct json_object **ret) {
         _cleanup_json_ struct json_object *o = NULL, *cpu = NULL, *params = NULL, *cpus = NULL, *instrs = NULL,
                                           *crng = NULL;
         int k;
@@ -307,7 +308,7 @@ int probe_report_to_json(const ProbeReport *r, struct json_object **ret) {
         JSON_ADD(o, "schema", json_object_new_string(PROBE_JSON_SCHEMA));
         JSON_ADD(o, "kind", json_object_new_string("probe"));
         JSON_ADD(o, "verdict", JSON_STR(verdict_to_string(r->verdict)));
-        JSON_ADD(o, "exit_code", json_object_new_int(verdict_exit_code(r->verdict)));
+        JSON_ADD(o, "exit_code", json_object_new_int(probe_report_exit_status(r, strict)));
         JSON_ADD(o, "arch_supported", json_object_new_boolean(r->arch_supported));
         JSON_ADD(o, "kernel_log", JSON_STR(kernel_log_state_to_string(r->kernel_log)));
         JSON_ADD(o, "wall_usec", JSON_U64(r->wall_nsec / 1000));

@@ -4,10 +4,12 @@
 /* The probe report and the sweep as JSON (schema "rng-health.probe/3", see
  * doc/probe-json.md). */
 
+#include "fail-on.h"
 #include "json-util.h"
 #include "probe.h"
 
 #define PROBE_JSON_SCHEMA "rng-health.probe/3"
 
-int probe_report_to_json(const ProbeReport *r, struct json_object **ret);
+/* exit_code: probe_report_exit_status(r, strict) (strict: --fail-on's, or NULL). */
+int probe_report_to_json(const ProbeReport *r, const FailOn *strict, struct json_object **ret);
 int probe_sweep_to_json(const ProbeSweepReport *r, struct json_object **ret);

@@ -102,12 +102,44 @@ static const char *mode_column(const ProbeRun *run, char *buf, size_t len) {
         return buf;
 }
 
+/* Where the worst verdict fails nothing (probe_report_exit_status(): the
+ * kernel works around it, as on a Xeon whose seed instruction runs dry),
+ * what the kernel does instead, after the verdict: ", routine: NAME: " and
+ * the source's verdict_consequence(). */
+static void print_weight(const ProbeReport *r, FILE *f) {
+        bool first = true;
+
+        if (r->verdict < VERDICT_DEGRADED || probe_report_exit_status(r, NULL) != 0)
+                return;
+        FOREACH_RNG_SOURCE(i) {
+                const char *c = verdict_consequence(i, r->verdict);
+
+                if (!r->instr[i].selected || r->instr[i].verdict != r->verdict || !c)
+                        continue;
+                fprintf(f, "%s%s: %s", first ? ", routine: " : "; ", rng_source_display_name(i), c);
+                first = false;
+        }
+}
+
+static unsigned contention_runs(const ProbeReport *r) {
+        unsigned n = 0;
+
+        FOREACH_RNG_SOURCE(i)
+                for (unsigned j = 0; j < r->instr[i].n_runs; j++)
+                        n += r->instr[i].runs[j].mode == PROBE_CONTENTION;
+        return n;
+}
+
 /* "Verdict: ..." and the CPUs a contention run skipped. */
 static void print_header(const ProbeReport *r, unsigned n_runs, FILE *f) {
-        fprintf(f, "Verdict: %s  (%u run%s in %.1f ms; ", verdict_to_string(r->verdict), n_runs,
-                n_runs == 1 ? "" : "s", r->wall_nsec / 1e6);
+        fprintf(f, "Verdict: %s", verdict_to_string(r->verdict));
+        print_weight(r, f);
+        fprintf(f, "  (%u run%s in %.1f ms; ", n_runs, n_runs == 1 ? "" : "s", r->wall_nsec / 1e6);
         if (n_runs == 0)
                 fprintf(f, "nothing to probe)\n\n");
+        else if (contention_runs(r) == 0 && r->cpus.contention)
+                /* only sources that are not drawn from every CPU (a device) */
+                fprintf(f, "no contention run: no source probed that contends)\n");
         else if (r->cpus.contention && r->cpus.n_packages > 1)
                 fprintf(f, "contention runs per package on %d CPUs of %u packages)\n", CPU_COUNT(&r->cpus.used),
                         r->cpus.n_packages);

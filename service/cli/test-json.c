@@ -57,7 +57,7 @@ static void check_hidden(ProbeParams *p, Hook *h) {
         }
         CHECK_EQ_INT(probe_run_all(p, NULL, &rep), 0);
         CHECK_EQ_INT(rep.verdict, VERDICT_OK);
-        CHECK_EQ_INT(probe_report_to_json(&rep, &j), 0);
+        CHECK_EQ_INT(probe_report_to_json(&rep, NULL, &j), 0);
         parsed = json_tokener_parse(json_object_to_json_string(j));
         CHECK(parsed != NULL, "hidden: output does not parse");
         if (!parsed)
@@ -107,7 +107,7 @@ static void check_params_effective(Hook *h) {
         CHECK_EQ_U64(p.limits.min_attempts, 1024);
         CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
         CHECK_EQ_U64(rep.limits.min_attempts, 1);
-        CHECK_EQ_INT(probe_report_to_json(&rep, &j), 0);
+        CHECK_EQ_INT(probe_report_to_json(&rep, NULL, &j), 0);
         parsed = json_tokener_parse(json_object_to_json_string(j));
         CHECK(parsed != NULL, "params: output does not parse");
         if (!parsed)
@@ -232,7 +232,7 @@ int main(void) {
         CHECK_EQ_INT(probe_run_all(&p, NULL, &rep), 0);
         CHECK_EQ_INT(rep.verdict, VERDICT_EXHAUSTED);
 
-        CHECK_EQ_INT(probe_report_to_json(&rep, &j), 0);
+        CHECK_EQ_INT(probe_report_to_json(&rep, NULL, &j), 0);
         const char *text = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
         parsed = json_tokener_parse(text);
         CHECK(parsed != NULL, "output does not parse");
@@ -303,10 +303,15 @@ int main(void) {
                 check_no_values(table, 77, 3 * 1024);
                 free(table);
         }
-        /* Plurals: "1 CPU", not "1 CPUs". */
-        for (int n = 1; n <= 2; n++) {
+        /* Plurals: "1 CPU", not "1 CPUs"; and only where a contention
+         * run was made (an hwrng-only probe once said "contention runs on 2
+         * CPUs"). */
+        for (int n = 0; n <= 2; n++) {
+                ProbeMode mode = rep.instr[0].runs[0].mode;
+
                 table = NULL;
                 rep.cpus.contention = true;
+                rep.instr[0].runs[0].mode = n > 0 ? PROBE_CONTENTION : PROBE_SINGLE;
                 CPU_ZERO(&rep.cpus.used);
                 for (int c = 0; c < n; c++)
                         CPU_SET(c, &rep.cpus.used);
@@ -316,8 +321,11 @@ int main(void) {
                         break;
                 probe_report_print_table(&rep, f);
                 fclose(f);
-                CHECK(strstr(table, n == 1 ? "contention runs on 1 CPU)\n" : "contention runs on 2 CPUs)\n"), "%.80s",
-                      table);
+                rep.instr[0].runs[0].mode = mode;
+                CHECK(strstr(table, n == 0   ? "no contention run: no source probed that contends)\n"
+                                    : n == 1 ? "contention runs on 1 CPU)\n"
+                                             : "contention runs on 2 CPUs)\n"),
+                      "%.80s", table);
                 free(table);
         }
         check_no_values(text, 77, 3 * 1024);

@@ -51,7 +51,7 @@ static void test_erratum_named(void) {
         status = status_format_probe(&r);
         CHECK(status && strstr(status, "RDSEED broken") && strstr(status, "[known erratum amd-zen5-rdseed]"),
               "status: %s", status ?: "(null)");
-        CHECK_EQ_INT(probe_report_to_json(&r, &j), 0);
+        CHECK_EQ_INT(probe_report_to_json(&r, NULL, &j), 0);
         CHECK(json_object_object_get_ex(j, "instructions", &in), "instructions");
         e = json_object_object_get(json_object_array_get_idx(in, RNG_SOURCE_RDSEED), "erratum");
         CHECK(e && strcmp(json_object_get_string(json_object_object_get(e, "id")), "amd-zen5-rdseed") == 0, "JSON erratum");

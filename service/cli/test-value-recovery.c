@@ -66,7 +66,7 @@ static char *outputs(unsigned width, const uint64_t *values, size_t n, ProbeRepo
         out = open_memstream(&text, &len);
         if (!out)
                 abort();
-        CHECK_EQ_INT(probe_report_to_json(&rep, &j), 0);
+        CHECK_EQ_INT(probe_report_to_json(&rep, NULL, &j), 0);
         put(out, "json", j ? json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN) : NULL);
 
         t = open_memstream(&s, &slen);

@@ -47,6 +47,9 @@ int fail_on_add_word(FailOn *f, const char *word) {
         v = verdict_from_string(word);
         if (v < 0)
                 return -EINVAL;
+        /* A source's verdict it can never have would never match. */
+        if (i >= 0 && !(rng_source_verdicts(i) & (1u << v)))
+                return -EDOM;
         FOREACH_RNG_SOURCE(k)
                 if (i < 0 || (RngSourceId) i == k)
                         f->mask[k] |= 1u << v;
@@ -109,4 +112,23 @@ bool fail_on_match(const FailOn *f, const Verdict v[_RNG_SOURCE_MAX], Verdict *r
                 any = true;
         }
         return any;
+}
+
+int fail_on_exit_status(const FailOn *strict, const Verdict v[_RNG_SOURCE_MAX], unsigned selected) {
+        Verdict worst = VERDICT_OK;
+        bool any = false;
+
+        FOREACH_RNG_SOURCE(k) {
+                bool counts;
+
+                if (!(selected & (1u << k)))
+                        continue;
+                counts = strict ? (strict->mask[k] & (1u << v[k])) != 0 : verdict_severity(k, v[k]) >= SEVERITY_ERR;
+                if (!counts)
+                        continue;
+                if (!any || v[k] > worst)
+                        worst = v[k];
+                any = true;
+        }
+        return any ? verdict_exit_status(worst) : 0;
 }

@@ -41,10 +41,6 @@ int verdict_exit_status(Verdict v) {
         return (unsigned) v < _VERDICT_MAX ? status[v] : EXIT_VERDICT_BROKEN;
 }
 
-int verdict_exit_code(Verdict v) {
-        return v == VERDICT_EXHAUSTED || v == VERDICT_BROKEN ? verdict_exit_status(v) : 0;
-}
-
 Verdict verdict_for_run(const VerdictParams *p, uint64_t failures, uint64_t delivered,
                         uint64_t kernel_loop_failures, unsigned health_failed) {
         /* Values that pass for random but are not: the worst case. (No

@@ -35,8 +35,9 @@ typedef struct VerdictParams {
         ((VerdictParams) { .kernel_retries = 0, .degraded_min_failures = 1, .exhausted_min_loop_failures = 1 })
 
 /* The exit status of a verdict that ends a program with failure
- * (rng-health(8)): `rng-health probe` on exhausted and broken,
- * `rng-health monitor` on any verdict FailOn= matches. One map for both:
+ * (rng-health(8)): `rng-health probe` on a verdict that weighs err (or
+ * one its --fail-on matches), `rng-health monitor` on any verdict FailOn=
+ * matches: fail_on_exit_status(). One map for both:
  * verdict_exit_status(). The programs' other statuses (0, 1, 2, 78) are
  * theirs (cli-probe.h, monitor.h). */
 enum {
@@ -55,9 +56,6 @@ int verdict_from_string(const char *s); /* -EINVAL if unknown */
 Verdict verdict_worst(Verdict a, Verdict b);
 /* EXIT_VERDICT_* for v. */
 int verdict_exit_status(Verdict v);
-/* `rng-health probe`'s exit status for its worst verdict: exhausted and
- * broken fail it (verdict_exit_status()), anything else is 0. */
-int verdict_exit_code(Verdict v);
 
 /* What a verdict weighs depends on the source: what the running kernel
  * does when it fails (its descriptor, verdict_severity() in sources.h).

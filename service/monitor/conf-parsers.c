@@ -132,17 +132,37 @@ int config_parse_given_interval(const ConfigKey *k, const char *value, void *fie
 
 static int fail_on_word(const ConfigKey *k, const char *w, void *field, char *msg, size_t len) {
         char expect[384];
+        int r;
 
         if (strcmp(w, "none") == 0) {
                 snprintf(msg, len, "'none' combined with verdicts (none stands alone: it empties the list; "
                          "give it on a line of its own, then the verdicts)");
                 return -EINVAL;
         }
-        if (fail_on_add_word(field, w) >= 0)
+        r = fail_on_add_word(field, w);
+        if (r >= 0)
                 return 0;
+        if (r == -EDOM) {
+                snprintf(msg, len, "entry '%s' can never match (that source never has that verdict)", w);
+                return -EINVAL;
+        }
         snprintf(msg, len, "invalid entry '%s' (expected %s; or none alone)", w,
                  fail_on_words_expect(expect, sizeof(expect)));
         return -EINVAL;
+}
+
+/* Whether every word of value is "none" (and there is one). */
+static bool only_none(const char *value) {
+        size_t n = 0;
+
+        for (const char *p = value + strspn(value, " \t,"); *p; p += strspn(p, " \t,"), n++) {
+                size_t w = strcspn(p, " \t,");
+
+                if (w != 4 || memcmp(p, "none", 4) != 0)
+                        return false;
+                p += w;
+        }
+        return n > 0;
 }
 
 /* systemd's rule for a list (systemd.unit(5)): an empty assignment resets
@@ -154,6 +174,11 @@ int config_parse_fail_on(const ConfigKey *k, const char *value, void *field, Con
         if (!value[0] || strcmp(value, "none") == 0) {
                 *(FailOn *) field = (FailOn) {};
                 return 0;
+        }
+        /* "none none": not verdicts after none, none twice */
+        if (strspn(value, " \t,") < strlen(value) && only_none(value)) {
+                snprintf(msg, len, "'none' given more than once (none stands alone: once, on a line of its own)");
+                return -EINVAL;
         }
         return for_each_word(k, value, field, msg, len, fail_on_word);
 }

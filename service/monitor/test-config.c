@@ -247,6 +247,12 @@ static void test_errors(void) {
                 /* none stands alone */
                 { "[Policy]\nFailOn=none hidden\n", 2, "[Policy] FailOn=", "'none' combined with verdicts" },
                 { "[Policy]\nFailOn=broken,none\n", 2, "[Policy] FailOn=", "'none' combined with verdicts" },
+                { "[Policy]\nFailOn=none none\n", 2, "[Policy] FailOn=", "'none' given more than once" },
+                /* what the source table says a source never has */
+                { "[Policy]\nFailOn=rdrand:host-fed\n", 2, "[Policy] FailOn=", "'rdrand:host-fed' can never match" },
+                { "[Policy]\nFailOn=boot-seed:exhausted\n", 2, "[Policy] FailOn=",
+                  "'boot-seed:exhausted' can never match" },
+                { "[Policy]\nFailOn=broken hwrng:hidden\n", 2, "[Policy] FailOn=", "'hwrng:hidden' can never match" },
                 { "FailOn=broken\n", 1, "", "outside of a section" },
                 { "[Policy]\nFailOn broken\n", 2, "", "syntax error" },
                 { "[Probe]\nMaxAttempts=100\n", 2, "[Probe] MaxAttempts=", "MinAttempts=1024 exceeds MaxAttempts=100" },

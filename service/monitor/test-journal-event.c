@@ -452,10 +452,36 @@ static void test_priorities_and_formats(void) {
         CHECK_EQ_INT(verdict_exit_status(VERDICT_OK), 7);
         CHECK_EQ_INT(verdict_exit_status(VERDICT_HIDDEN), 8);
         CHECK_EQ_INT(verdict_exit_status(VERDICT_HOST_FED), 9);
-        CHECK_EQ_INT(verdict_exit_code(VERDICT_EXHAUSTED), 3);
-        CHECK_EQ_INT(verdict_exit_code(VERDICT_BROKEN), 4);
-        for (Verdict v = VERDICT_UNSUPPORTED; v <= VERDICT_DEGRADED; v++)
-                CHECK_EQ_INT(verdict_exit_code(v), 0);
+        /* The probe's: by weight, not by name. RDSEED exhausted is
+         * routine (the kernel falls back to RDRAND): 0; RDRAND exhausted
+         * and broken anywhere: their status. --fail-on: strict. */
+        {
+                Verdict v[_RNG_SOURCE_MAX] = {};
+                unsigned both = 1u << RNG_SOURCE_RDRAND | 1u << RNG_SOURCE_RDSEED;
+                FailOn strict = {};
+
+                v[RNG_SOURCE_RDRAND] = VERDICT_OK;
+                v[RNG_SOURCE_RDSEED] = VERDICT_EXHAUSTED;
+                CHECK_EQ_INT(fail_on_exit_status(NULL, v, both), 0);
+                CHECK_EQ_INT(fail_on_add_word(&strict, "exhausted"), 0);
+                CHECK_EQ_INT(fail_on_exit_status(&strict, v, both), 3);
+                CHECK_EQ_INT(fail_on_exit_status(&strict, v, 1u << RNG_SOURCE_RDRAND), 0); /* not selected */
+                v[RNG_SOURCE_RDRAND] = VERDICT_EXHAUSTED;
+                CHECK_EQ_INT(fail_on_exit_status(NULL, v, both), 3);
+                v[RNG_SOURCE_RDSEED] = VERDICT_BROKEN;
+                CHECK_EQ_INT(fail_on_exit_status(NULL, v, both), 4);
+                v[RNG_SOURCE_RDRAND] = VERDICT_DEGRADED;
+                v[RNG_SOURCE_RDSEED] = VERDICT_DEGRADED;
+                CHECK_EQ_INT(fail_on_exit_status(NULL, v, both), 0);
+                strict = (FailOn) {};
+                CHECK_EQ_INT(fail_on_add_word(&strict, "rdseed:degraded"), 0);
+                CHECK_EQ_INT(fail_on_exit_status(&strict, v, both), 5);
+                /* What no source can have is refused, not kept to never match. */
+                CHECK_EQ_INT(fail_on_add_word(&strict, "rdrand:host-fed"), -EDOM);
+                CHECK_EQ_INT(fail_on_add_word(&strict, "boot-seed:exhausted"), -EDOM);
+                CHECK_EQ_INT(fail_on_add_word(&strict, "hwrng:hidden"), -EDOM);
+                CHECK_EQ_INT(fail_on_add_word(&strict, "hwrng:host-fed"), 0);
+        }
 
 
         fail_on_format(&fo, buf, sizeof(buf));

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
-/* rng-health-shaped SHAPE monitor [OPTIONS]: the daemon on scripted sources
- * shaped like hardware measured in the field, for the boot tests
- * (tests/guest/rng-health-shapes). Built with -Dinstall-tests=true and
+/* rng-health-shaped SHAPE monitor|probe [OPTIONS]: the daemon, or the
+ * probe, on scripted sources shaped like hardware measured in the field,
+ * for the boot tests (tests/guest/rng-health-shapes) and the host's
+ * (tests/host/probe-shapes.sh: the probe's exit status). Built with -Dinstall-tests=true and
  * installed by the rng-health-tests package only: rng-health itself has no
  * way to select a source.
  *
@@ -38,6 +39,7 @@
 #include <string.h>
 
 #include "cli-monitor.h"
+#include "cli-probe.h"
 #include "monitor.h"
 #include "scripted-source.h"
 #include "time-util.h"
@@ -188,9 +190,9 @@ int main(int argc, char *argv[]) {
         };
         ProbeSourceHook hook = { .source = shaped_source, .cpuid = cpuid, .kernel = &kernel };
 
-        if (argc < 3 || strcmp(argv[2], "monitor") != 0) {
+        if (argc < 3 || (strcmp(argv[2], "monitor") != 0 && strcmp(argv[2], "probe") != 0)) {
                 fprintf(stderr, "usage: rng-health-shaped xeon|zen5-zeros|rdrand-exhausted|zen5-hidden|zen3|"
-                        "hwrng-stuck|hwrng-repeat|hwrng-slow|hwrng-healthy monitor [OPTIONS]\n");
+                        "hwrng-stuck|hwrng-repeat|hwrng-slow|hwrng-healthy monitor|probe [OPTIONS]\n");
                 return EXIT_MONITOR_USAGE;
         }
         for (shape = 0; shape < _SHAPE_MAX; shape++)
@@ -222,5 +224,7 @@ int main(int argc, char *argv[]) {
         } else
                 /* The other shapes have no device: never read. */
                 script_device_init(&device, RNG_SOURCE_HWRNG, SCRIPT_DEVICE_ERROR, ENODEV, 1);
+        if (strcmp(argv[2], "probe") == 0)
+                return verb_probe_hooked(argc - 2, argv + 2, &hook);
         return verb_monitor_hooked(argc - 2, argv + 2, &hook);
 }

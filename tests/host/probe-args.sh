@@ -98,7 +98,8 @@ for args in --help --version "probe --help" "report --help" "monitor --help"; do
 done
 
 help=$("$bin" probe --help) || { echo "FAIL: probe --help exit $?"; fail=1; }
-for code in "0  worst verdict ok" "1  runtime error" "2  usage error" "3  worst verdict exhausted" "4  worst verdict broken"; do
+for code in "0  no verdict that fails it" "1  runtime error" "2  usage error" "3  worst failing verdict exhausted" \
+	"4  worst failing verdict broken" "exhausted is routine (the kernel falls back to " "With --fail-on, the worst verdict it matches"; do
 	case $help in
 	*"$code"*) ;;
 	*) echo "FAIL: --help does not list exit code '$code'"; fail=1 ;;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fail-on.h"
 #include "macro.h"
 #include "probe-run.h"
 #include "probe-summary.h"
@@ -487,4 +488,16 @@ int probe_sweep(const ProbeParams *p, const KernelState *kernel, ProbeSweepRepor
         }
         ret->wall_nsec = now_nsec() - t0;
         return 0;
+}
+
+int probe_report_exit_status(const ProbeReport *r, const FailOn *strict) {
+        Verdict v[_RNG_SOURCE_MAX];
+        unsigned selected = 0;
+
+        FOREACH_RNG_SOURCE(i) {
+                v[i] = r->instr[i].verdict;
+                if (r->instr[i].selected)
+                        selected |= 1u << i;
+        }
+        return fail_on_exit_status(strict, v, selected);
 }

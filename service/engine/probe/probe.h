@@ -340,6 +340,12 @@ void probe_detect(const ProbeParams *p, RngPresence ret[_RNG_SOURCE_MAX]);
  * CPUs) a contention run. kernel may be NULL (state unknown). */
 int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *ret);
 
+/* `rng-health probe`'s exit status for r (fail_on_exit_status() over its
+ * selected sources): by default only a verdict that weighs err fails it;
+ * strict (--fail-on) non-NULL: a verdict strict matches. */
+struct FailOn;
+int probe_report_exit_status(const ProbeReport *r, const struct FailOn *strict);
+
 /* `rng-health probe --sweep`: per selected instruction that executes,
  * per selected width and per group of CPUs (probe_cpus_groups(): each
  * package with >= 2 used CPUs), one contention run at 1, 2, 4, ...

@@ -417,7 +417,7 @@ static void test_run_all(void) {
         p.cpuid = cpuid;
         CHECK_EQ_INT(rep.instr[0].verdict, VERDICT_UNSUPPORTED);
         CHECK_EQ_INT(rep.verdict, VERDICT_HIDDEN);
-        CHECK_EQ_INT(verdict_exit_code(rep.verdict), 0);
+        CHECK_EQ_INT(probe_report_exit_status(&rep, NULL), 0);
         for (int w = 0; w < 3; w++)
                 script_init(&h.scripts[0][w], w == 1 ? SCRIPT_BURSTS : SCRIPT_HEALTHY, rng_widths[w], 0, 3, 5, w);
 
