@@ -11,6 +11,7 @@
 #include "probe-json-run.h"
 #include "fail-on.h"
 #include "probe-json.h"
+#include "probe-summary.h"
 
 static int cpu_set_to_json(const cpu_set_t *s, struct json_object **ret) {
         _cleanup_json_ struct json_object *a = NULL;
@@ -258,6 +259,12 @@ static int instruction_to_json(const ProbeReport *r, const ProbeSourceResult *in
         JSON_ADD(e, "kind", JSON_STR(rng_source_kind_to_string(rng_source_desc(in->instruction)->kind)));
         JSON_ADD(e, "cpuid", json_object_new_boolean(in->cpuid));
         JSON_ADD(e, "read_error", in->read_error < 0 ? JSON_STR(strerror(-in->read_error)) : NULL);
+        {
+                int u = probe_source_unavailable(in);
+
+                /* the journal's RNG_REASON: why not probed (or hidden) */
+                JSON_ADD(e, "unavailable", u >= 0 ? JSON_STR(probe_unavailable_to_string(u)) : NULL);
+        }
         JSON_ADD(e, "executed", json_object_new_boolean(in->n_runs > 0));
         JSON_ADD(e, "verdict", JSON_STR(verdict_to_string(in->verdict)));
         JSON_ADD(e, "hardware_verdict", JSON_STR(verdict_to_string(in->hardware_verdict)));

@@ -49,6 +49,9 @@ static const char *kernel_summary(const KernelSourceState *k, char *buf, size_t 
         }
         if (k->state == KERNEL_STATE_ENABLED)
                 return "enabled";
+        /* "unknown (why)" says its state itself */
+        if (k->state == KERNEL_STATE_UNKNOWN && k->reason && strncmp(k->reason, "unknown", 7) == 0)
+                return k->reason;
         snprintf(buf, len, "%s%s%s%s%s%s", kernel_state_kind_to_string(k->state), k->reason ? ": " : "",
                  k->reason ?: "", k->reason_source == KERNEL_REASON_ERRATA ? " (" : "",
                  k->reason_source == KERNEL_REASON_ERRATA ? "from the errata table" : "",
@@ -121,6 +124,18 @@ static void print_weight(const ProbeReport *r, FILE *f) {
         }
 }
 
+/* The report's worst verdict; where that is unsupported because a
+ * selected device or seed could not be read or seen, what its row says
+ * ("unreadable", "unknown"): not "not there". */
+static const char *headline_word(const ProbeReport *r) {
+        if (r->verdict == VERDICT_UNSUPPORTED)
+                FOREACH_RNG_SOURCE(i)
+                        if (r->instr[i].selected && r->instr[i].verdict == VERDICT_UNSUPPORTED &&
+                            probe_source_unavailable(&r->instr[i]) >= PROBE_UNAVAILABLE_UNREADABLE)
+                                return probe_source_verdict_word(&r->instr[i]);
+        return verdict_to_string(r->verdict);
+}
+
 static unsigned contention_runs(const ProbeReport *r) {
         unsigned n = 0;
 
@@ -132,7 +147,7 @@ static unsigned contention_runs(const ProbeReport *r) {
 
 /* "Verdict: ..." and the CPUs a contention run skipped. */
 static void print_header(const ProbeReport *r, unsigned n_runs, FILE *f) {
-        fprintf(f, "Verdict: %s", verdict_to_string(r->verdict));
+        fprintf(f, "Verdict: %s", headline_word(r));
         print_weight(r, f);
         fprintf(f, "  (%u run%s in %.1f ms; ", n_runs, n_runs == 1 ? "" : "s", r->wall_nsec / 1e6);
         if (n_runs == 0)
@@ -189,8 +204,9 @@ static void print_instructions(const ProbeReport *r, FILE *f) {
                 if (!in->selected)
                         continue;
                 if (rng_source_desc(i)->kind != RNG_KIND_CPU_INSTRUCTION)
-                        fprintf(f, "%-12s %-9s %-6s %-6s %s\n", verdict_to_string(in->verdict),
-                                rng_source_display_name(i), in->cpuid ? "yes" : "no", "-",
+                        fprintf(f, "%-12s %-9s %-6s %-6s %s\n", probe_source_verdict_word(in),
+                                rng_source_display_name(i),
+                                in->cpuid ? "yes" : probe_source_unknown(in) ? "?" : "no", "-",
                                 kernel_summary(&in->kernel, kbuf, sizeof(kbuf)));
                 else
                         fprintf(f, "%-12s %-9s %-6s %-6" PRIu64 " %s\n", verdict_to_string(in->verdict),

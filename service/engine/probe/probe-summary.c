@@ -71,6 +71,14 @@ static const char *const unavailable_names[_PROBE_UNAVAILABLE_MAX] = {
 DEFINE_STRING_TABLE_TO_STRING(probe_unavailable, ProbeUnavailable, unavailable_names)
 DEFINE_STRING_TABLE_FROM_STRING(probe_unavailable, unavailable_names)
 
+const char *probe_source_verdict_word(const ProbeSourceResult *in) {
+        int u = probe_source_unavailable(in);
+
+        if (u == PROBE_UNAVAILABLE_UNREADABLE || u == PROBE_UNAVAILABLE_UNKNOWN)
+                return probe_unavailable_to_string(u);
+        return verdict_to_string(in->verdict);
+}
+
 const char *probe_source_consequence(const ProbeSourceResult *in) {
         const ProbeRun *worst = probe_source_worst_run(in);
 

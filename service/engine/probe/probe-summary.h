@@ -51,6 +51,12 @@ int probe_source_unavailable(const ProbeSourceResult *in);
 const char *probe_unavailable_to_string(ProbeUnavailable u); /* "cpuid", "kernel", ...; NULL if out of range */
 int probe_unavailable_from_string(const char *s);             /* -EINVAL if none */
 
+/* The word for in's verdict in a table or headline: "unreadable" for a
+ * device that is there and cannot be read, "unknown" for a device or seed
+ * neither seen nor known absent (their verdict stays unsupported: nothing
+ * was probed), the verdict's name otherwise. */
+const char *probe_source_verdict_word(const ProbeSourceResult *in);
+
 /* What the running kernel does about the instruction's verdict
  * (verdict_consequence()); broken with nothing delivered is, for the
  * kernel, exhaustion. NULL: not probed, or nothing to say. */

@@ -1269,6 +1269,27 @@ static void test_run_all_device(void) {
         p.confidential_vm = false;
         CHECK_EQ_INT(probe_run_all(&p, &kernel, &r), 0);
         CHECK(r.instr[RNG_SOURCE_HWRNG].verdict == VERDICT_UNSUPPORTED, "unreadable, no confidential VM");
+        /* ... and said so: a device that is there is not "unsupported" */
+        CHECK(strcmp(probe_source_verdict_word(&r.instr[RNG_SOURCE_HWRNG]), "unreadable") == 0, "word %s",
+              probe_source_verdict_word(&r.instr[RNG_SOURCE_HWRNG]));
+        /* Its sysfs not readable: neither seen nor known absent: unknown. */
+        kernel.instr[RNG_SOURCE_HWRNG] = (KernelSourceState) {
+                .state = KERNEL_STATE_UNKNOWN, .reason_id = "sysfs-unreadable",
+                .reason = "unknown (rng_current not readable: a NUL byte in it)",
+        };
+        p.cpuid = (const bool[_RNG_SOURCE_MAX]) { [RNG_SOURCE_BOOT_SEED] = true };
+        CHECK_EQ_INT(probe_run_all(&p, &kernel, &r), 0);
+        p.cpuid = cpuid;
+        CHECK(r.instr[RNG_SOURCE_HWRNG].verdict == VERDICT_UNSUPPORTED &&
+              strcmp(probe_source_verdict_word(&r.instr[RNG_SOURCE_HWRNG]), "unknown") == 0, "unknown: %s %s",
+              verdict_to_string(r.instr[RNG_SOURCE_HWRNG].verdict), probe_source_verdict_word(&r.instr[RNG_SOURCE_HWRNG]));
+        /* a device not there is unsupported, as --help defines it */
+        kernel.instr[RNG_SOURCE_HWRNG] = (KernelSourceState) { .state = KERNEL_STATE_ABSENT, .reason_id = "no-device" };
+        p.cpuid = (const bool[_RNG_SOURCE_MAX]) { [RNG_SOURCE_BOOT_SEED] = true };
+        CHECK_EQ_INT(probe_run_all(&p, &kernel, &r), 0);
+        p.cpuid = cpuid;
+        CHECK(strcmp(probe_source_verdict_word(&r.instr[RNG_SOURCE_HWRNG]), "unsupported") == 0, "absent: %s",
+              probe_source_verdict_word(&r.instr[RNG_SOURCE_HWRNG]));
 }
 
 /* RNG_REASON's names: each one read back as itself (what `report` accepts

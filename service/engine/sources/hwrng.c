@@ -65,7 +65,10 @@ void rng_hwrng_kernel_view(const RngSourceDesc *d, const KernelViewInput *in, Ke
                 return;
         }
         if (r < 0) {
-                *ret = STATE(KERNEL_STATE_UNKNOWN, "sysfs-unreadable", "unknown (rng_current not readable)");
+                *ret = STATE(KERNEL_STATE_UNKNOWN, "sysfs-unreadable",
+                             r == -EBADMSG ? "unknown (rng_current not readable: a NUL byte in it)"
+                             : r == -EFBIG ? "unknown (rng_current not readable: longer than 4096 bytes)"
+                                           : "unknown (rng_current not readable)");
                 return;
         }
         if (strcmp(c->device, "none") == 0 || !c->device[0]) {
