@@ -495,7 +495,7 @@ int verb_probe_hooked(int argc, char *argv[], const ProbeSourceHook *hook) {
         if (progress.shown)
                 fprintf(stderr, "\r\033[K");
         if (r < 0) {
-                log_error_errno(r, "probe failed: %m");
+                log_error_errno(r, "probe failed: %s", probe_error_to_string(r));
                 return EXIT_PROBE_ERROR;
         }
 

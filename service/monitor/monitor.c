@@ -319,6 +319,8 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
         }
 
         r = probe_watch_run(m->probe, "reload");
+        if (r == -ECANCELED)
+                return 0; /* stopping: the loop takes the signal next */
         if (r < 0)
                 notify_status(m, STATUS_PROBE_FAILED_ON_RELOAD, false);
         if (m->exit_status == EXIT_MONITOR_OK)
@@ -445,6 +447,8 @@ static int start(Manager *m) {
 
         (void) sd_notifyf(false, "STATUS=%s", status_probing(probing, sizeof(probing)));
         r = probe_watch_run(m->probe, "boot");
+        if (r == -ECANCELED)
+                return 0; /* stopped before it was ready: the loop takes the signal and exits 0 */
         if (r < 0)
                 return r; /* logged by probe_watch_run() */
         if (m->exit_status == EXIT_MONITOR_OK)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
 #include <syslog.h>
 
@@ -76,6 +77,18 @@ static void threads_capped(unsigned requested, unsigned usable, void *userdata) 
                     usable, usable == 1 ? " is" : "s are");
 }
 
+/* The probe's stop hook (ProbeLimits.stop): SIGTERM or SIGINT pending.
+ * Both are blocked in every thread (sd-event reads them from a signalfd
+ * when the probe has returned), so a stop asked for during a probe waits
+ * in the pending set, where any of the probe's threads sees it. */
+static bool stop_signal_pending(void *userdata) {
+        sigset_t pending;
+
+        if (sigpending(&pending) < 0)
+                return false;
+        return sigismember(&pending, SIGTERM) == 1 || sigismember(&pending, SIGINT) == 1;
+}
+
 static int run_probe(const ProbeWatch *w, ProbeReport *report) {
         ProbeParams params = w->config->probe;
 
@@ -86,6 +99,7 @@ static int run_probe(const ProbeWatch *w, ProbeReport *report) {
         }
         params.sysfs_root = w->sysfs_root;
         params.confidential_vm = w->cvm;
+        params.limits.stop = stop_signal_pending;
         return probe_sequence_run(&params,
                                   &(ProbeSequence) {
                                           .kernel = w->hook.kernel,
@@ -113,6 +127,12 @@ static int watch_run(ProbeWatch *w, const char *trigger) {
         if (!report)
                 return -ENOMEM;
         r = run_probe(w, report);
+        if (r == -ECANCELED) {
+                /* Said here, once: a stop is no failure. */
+                log_info("%s probe stopped early: SIGTERM or SIGINT received; what it measured so far is "
+                         "discarded (no verdict, no events, no metrics from it)", trigger);
+                return r;
+        }
         if (r < 0) {
                 (void) probe_watch_arm(w);
                 return r;
@@ -147,8 +167,8 @@ static int watch_run(ProbeWatch *w, const char *trigger) {
 int probe_watch_run(ProbeWatch *w, const char *trigger) {
         int r = watch_run(w, trigger);
 
-        if (r < 0)
-                log_error_errno(r, "%s probe failed: %m", trigger);
+        if (r < 0 && r != -ECANCELED)
+                log_error_errno(r, "%s probe failed: %s", trigger, probe_error_to_string(r));
         return r;
 }
 

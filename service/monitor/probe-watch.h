@@ -35,7 +35,11 @@ int probe_watch_new(sd_event *e, const Config *config, const char *sysfs_root, c
 ProbeWatch *probe_watch_free(ProbeWatch *w);
 
 /* Probe now ("boot", "reload"; the timer uses "reprobe") and re-arm the
- * timer from the current configuration. An error is logged here, once. */
+ * timer from the current configuration. An error is logged here, once.
+ * -ECANCELED: SIGTERM or SIGINT came while it probed; it stopped within
+ * PROBE_STOP_POLL_NSEC (a device's read: within its budget), kept
+ * nothing, and said so (at info); the caller lets the event loop take
+ * the signal. */
 int probe_watch_run(ProbeWatch *w, const char *trigger);
 /* Arm (or disarm, for an interval of 0) the re-probe timer. */
 int probe_watch_arm(ProbeWatch *w);

@@ -153,6 +153,8 @@ int probe_run_single(const RngSource *src, const ProbeLimits *limits, const Heal
         t0 = now_nsec();
         r = stream_run(src, limits, health, retries, 0, &st);
         t1 = now_nsec();
+        if (r >= 0 && st.stopped)
+                r = -ECANCELED;
         if (r >= 0)
                 r = run_from_streams(src, PROBE_SINGLE, &st, 1, t1 - t0, vp, retries, ret);
         stream_done(&st);
@@ -171,7 +173,9 @@ int probe_run_on_pool(Pool *p, const RngSource *const *srcs, const ProbeLimits *
         int r;
 
         t0 = now_nsec();
-        wall_nsec = pool_run(p, srcs, limits, health, retries);
+        r = pool_run(p, srcs, limits, health, retries, &wall_nsec);
+        if (r < 0)
+                return r;
 
         streams = calloc(p->n, sizeof(Stream));
         if (!streams)
@@ -184,6 +188,8 @@ int probe_run_on_pool(Pool *p, const RngSource *const *srcs, const ProbeLimits *
                         continue;
                 if (w->stream.error < 0)
                         return w->stream.error;
+                if (w->stream.stopped)
+                        return -ECANCELED;
                 streams[k++] = w->stream;
         }
         if (k == 0)

@@ -94,7 +94,7 @@ int stream_run(const RngSource *src, const ProbeLimits *lim, const HealthParams 
                uint64_t deadline, Stream *st) {
         const ProbeLimits effective = probe_limits_effective(lim);
         uint64_t max = effective.max_attempts ?: UINT64_MAX, minimum = effective.min_attempts;
-        uint64_t overhead, start, seg, now;
+        uint64_t overhead, start, seg, now, poll;
         RngBatchFn hw = src->batch;
         _cleanup_free_ uint64_t *buf = NULL;
         RngBatchCounters c = {};
@@ -116,6 +116,7 @@ int stream_run(const RngSource *src, const ProbeLimits *lim, const HealthParams 
 
         overhead = tsc_overhead();
         start = seg = now_nsec();
+        poll = start + PROBE_STOP_POLL_NSEC;
         if (deadline == 0)
                 deadline = lim->budget_usec ? start + lim->budget_usec * 1000 : UINT64_MAX;
 
@@ -134,6 +135,10 @@ int stream_run(const RngSource *src, const ProbeLimits *lim, const HealthParams 
                         st->first_nsec = now;
                 st->last_nsec = now;
                 stop = c.attempts >= max || (now >= deadline && c.attempts >= minimum);
+                if (!stop && lim->stop && now >= poll) {
+                        poll = now + PROBE_STOP_POLL_NSEC;
+                        stop = st->stopped = lim->stop(lim->stop_userdata);
+                }
                 stream_mark(st, &c, now, retries, stop || c.attempts == 1);
                 if (stop)
                         break;

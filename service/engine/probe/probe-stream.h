@@ -38,6 +38,7 @@ typedef struct Stream {
         unsigned mark_stride, mark_skip; /* batches per mark, batches since the last */
         HealthResult health;
         int error;
+        bool stopped; /* lim->stop said so: ended early, its counts are partial */
 } Stream;
 
 /* Draws from src until lim says stop; a value needing more than retries
@@ -48,8 +49,10 @@ typedef struct Stream {
  * deadline: CLOCK_MONOTONIC ns when the time budget ends (UINT64_MAX:
  * none), shared by the threads of a contention run so that they stop
  * together; 0: lim's budget from now. The cap (lim->max_attempts) is each
- * thread's own. *st is reset first; free it with stream_done() even on
- * error. */
+ * thread's own. lim->stop is asked every PROBE_STOP_POLL_NSEC (at the
+ * clock read after a batch): true ends the stream at once, even below
+ * min_attempts, with st->stopped set. *st is reset first; free it with
+ * stream_done() even on error. */
 int stream_run(const RngSource *src, const ProbeLimits *lim, const HealthParams *hp, uint64_t retries,
                uint64_t deadline, Stream *st);
 void stream_done(Stream *s);

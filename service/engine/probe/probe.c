@@ -227,6 +227,12 @@ static int report_init(RunAll *a, const KernelState *kernel, ProbeReport *ret) {
         return 0;
 }
 
+/* Asked before each run (a run asks while it draws): a probe told to stop
+ * starts nothing more. */
+static int stop_requested(const ProbeParams *p) {
+        return p->limits.stop && p->limits.stop(p->limits.stop_userdata) ? -ECANCELED : 0;
+}
+
 static int add_run(ProbeSourceResult *in, int r) {
         if (r < 0)
                 return r;
@@ -246,6 +252,9 @@ static int run_width(RunAll *a, ProbeReport *report, ProbeSourceResult *in, cons
         src = a->source(i, width, 0, p->source_userdata);
         if (!src)
                 return -EOPNOTSUPP;
+        r = stop_requested(p);
+        if (r < 0)
+                return r;
         announce(p, i, width, PROBE_SINGLE, 1, a->index++, a->total);
         r = add_run(in, probe_run_single(src, &p->limits, &p->health, vp, &in->runs[in->n_runs]));
         if (r < 0 || !rng_source_desc(i)->contention)
@@ -265,6 +274,9 @@ static int run_width(RunAll *a, ProbeReport *report, ProbeSourceResult *in, cons
                         if (r < 0)
                                 return r;
                 }
+                r = stop_requested(p);
+                if (r < 0)
+                        return r;
                 announce(p, i, width, PROBE_CONTENTION, rg->n_cpus, a->index++, a->total);
                 r = contention_run(p, rg->pool, a->srcs, vp, run);
                 run->package = rg->package;
@@ -289,6 +301,9 @@ static int run_device(RunAll *a, ProbeSourceResult *in) {
 
         if (!src || !src->read)
                 return -EOPNOTSUPP;
+        r = stop_requested(p);
+        if (r < 0)
+                return r;
         announce(p, in->instruction, 64, PROBE_SINGLE, 1, a->index++, a->total);
         r = probe_run_device(src, &p->limits, &p->health, &in->runs[in->n_runs]);
         if (r == -ENOMEM || r == -EINVAL)
@@ -500,4 +515,16 @@ int probe_report_exit_status(const ProbeReport *r, const FailOn *strict) {
                         selected |= 1u << i;
         }
         return fail_on_exit_status(strict, v, selected);
+}
+
+_Static_assert(POOL_START_TIMEOUT_NSEC == 250000000ull && POOL_FINISH_GRACE_NSEC == 10000000000ull,
+               "probe_error_to_string() says 250 ms and 10 s");
+
+const char *probe_error_to_string(int r) {
+        if (r == -ETIMEDOUT)
+                return "a contention run's threads did not all start within 250 ms, or did not finish 10 s after "
+                       "its budget: the run was given up";
+        if (r == -ECANCELED)
+                return "stopped on request (SIGTERM or SIGINT)";
+        return strerror(-r);
 }

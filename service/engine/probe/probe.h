@@ -57,6 +57,13 @@
  * package. */
 #define PROBE_RUNS_MAX (RNG_N_WIDTHS * (1 + PROBE_PACKAGES_MAX))
 
+/* Asked by a probe at least every PROBE_STOP_POLL_NSEC while it draws,
+ * and before each run: true ends the probe with -ECANCELED, whatever it
+ * has measured (a daemon asked to stop). Called from the probe's threads:
+ * it must be thread-safe. */
+typedef bool (*ProbeStopFn)(void *userdata);
+#define PROBE_STOP_POLL_NSEC 1000000u
+
 typedef struct ProbeLimits {
         uint64_t budget_usec;  /* per run; 0: no time budget */
         uint64_t max_attempts; /* per thread per run; 0: no cap */
@@ -68,6 +75,9 @@ typedef struct ProbeLimits {
          * milliseconds). */
         uint64_t device_budget_usec;
         uint64_t device_max_bytes;
+        /* NULL: never stopped from outside. */
+        ProbeStopFn stop;
+        void *stop_userdata;
 } ProbeLimits;
 
 #define PROBE_DEVICE_BUDGET_USEC 20000
@@ -339,6 +349,10 @@ void probe_detect(const ProbeParams *p, RngPresence ret[_RNG_SOURCE_MAX]);
  * p->presence), each selected width, a single run and (with >= 2 usable
  * CPUs) a contention run. kernel may be NULL (state unknown). */
 int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *ret);
+
+/* What a probe's error r says, for a log line: -ETIMEDOUT and -ECANCELED
+ * in the probe's own words, any other strerror(). */
+const char *probe_error_to_string(int r);
 
 /* `rng-health probe`'s exit status for r (fail_on_exit_status() over its
  * selected sources): by default only a verdict that weighs err fails it;

@@ -13,6 +13,7 @@
 
 #include "macro.h"
 #include "probe-pool.h"
+#include "probe-run.h"
 #include "probe.h"
 #include "probe-summary.h"
 #include "scripted-source.h"
@@ -981,7 +982,7 @@ static void test_shared_deadline(void) {
         CHECK_EQ_INT(pool_new(cpus, n, &pool), 0);
         if (!pool)
                 return;
-        (void) pool_run(pool, srcs, &budget, &hp, 10);
+        CHECK_EQ_INT(pool_run(pool, srcs, &budget, &hp, 10, &(uint64_t) { 0 }), 0);
         for (unsigned i = 0; i < n; i++) {
                 const Stream *st = &pool->workers[i].stream;
 
@@ -995,6 +996,73 @@ static void test_shared_deadline(void) {
         /* Its own budget would have ended 3 ms after the shared deadline. */
         CHECK(pool->workers[1].stream.first_nsec + budget.budget_usec * 1000 > pool->deadline,
               "thread 1 began before the release");
+}
+
+/* A thread that does not arrive: the others give the run up within the
+ * start timeout and draw nothing, pool_run() says -ETIMEDOUT; once the
+ * thread comes, the pool runs again, all threads drawing. What each
+ * stream drew is counted: the given-up run's tries stay 0. */
+static void test_pool_late_thread(void) {
+        const unsigned n = 2;
+        ProbeLimits lim = { .budget_usec = 1000, .max_attempts = 256, .min_attempts = 1 };
+        _cleanup_(pool_freep) Pool *pool = NULL;
+        const RngSource *srcs[2];
+        uint64_t wall = 0;
+        Script s[2];
+
+        for (unsigned i = 0; i < n; i++) {
+                script_init(&s[i], SCRIPT_HEALTHY, 64, 0, 0, 0, 70 + i);
+                srcs[i] = &s[i].source;
+        }
+        CHECK_EQ_INT(pool_new(NULL, n, &pool), 0);
+        if (!pool)
+                return;
+        pool_hold(pool, 1, true);
+        CHECK_EQ_INT(pool_run(pool, srcs, &lim, &hp, 10, &wall), -ETIMEDOUT);
+        CHECK(s[0].tries == 0 && s[1].tries == 0, "a given-up run drew: %" PRIu64 " and %" PRIu64 " tries",
+              s[0].tries, s[1].tries);
+        CHECK(!pool->stuck, "a run given up at its start marks the pool stuck");
+        /* The same run through probe_run_on_pool(): the error, no result. */
+        {
+                ProbeRun run;
+
+                CHECK_EQ_INT(probe_run_on_pool(pool, srcs, &lim, &hp, &VERDICT_PARAMS_DEFAULT, &run), -ETIMEDOUT);
+        }
+        pool_hold(pool, 1, false);
+        CHECK_EQ_INT(pool_run(pool, srcs, &lim, &hp, 10, &wall), 0);
+        for (unsigned i = 0; i < n; i++)
+                CHECK(pool->workers[i].stream.attempts == 256 && pool->workers[i].stream.error == 0,
+                      "after the late thread came, thread %u: %" PRIu64 " tries", i, pool->workers[i].stream.attempts);
+}
+
+/* The stop hook: asked while a run draws, it ends the run (single and
+ * contention) with -ECANCELED, below its minimum of tries; probe_run_all()
+ * ends there too. */
+static unsigned stop_asked;
+static bool stop_after_some(void *userdata) {
+        return __atomic_add_fetch(&stop_asked, 1, __ATOMIC_RELAXED) >= *(unsigned *) userdata;
+}
+
+static void test_stop(void) {
+        unsigned after = 3;
+        ProbeLimits lim = { .budget_usec = 0, .max_attempts = 0, .min_attempts = UINT64_C(1) << 40,
+                            .stop = stop_after_some, .stop_userdata = &after };
+        const RngSource *srcs[2];
+        ProbeRun run;
+        Script s[2];
+
+        for (unsigned i = 0; i < 2; i++) {
+                script_init(&s[i], SCRIPT_HEALTHY, 64, 0, 0, 0, 50 + i);
+                s[i].draw_nsec = 1000; /* ~1 us per try: a poll every ~8 batches */
+                srcs[i] = &s[i].source;
+        }
+        stop_asked = 0;
+        CHECK_EQ_INT(probe_run_single(srcs[0], &lim, &hp, &VERDICT_PARAMS_DEFAULT, &run), -ECANCELED);
+        CHECK(stop_asked == after && s[0].tries > 0 && s[0].tries < 100000, "single: asked %u times, %" PRIu64 " tries",
+              stop_asked, s[0].tries);
+        stop_asked = 0;
+        CHECK_EQ_INT(probe_run_contention(srcs, NULL, 2, &lim, &hp, &VERDICT_PARAMS_DEFAULT, &run), -ECANCELED);
+        CHECK(stop_asked >= after, "contention: asked %u times", stop_asked);
 }
 
 static void test_sweep_points(void) {
@@ -1317,6 +1385,8 @@ int main(int argc, char *argv[]) {
         test_guard();
         test_window();
         test_shared_deadline();
+        test_pool_late_thread();
+        test_stop();
         test_sweep_points();
         test_kernel_relative();
         test_stuck_bit();
