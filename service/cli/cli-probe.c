@@ -387,8 +387,7 @@ static void threads_capped(unsigned requested, unsigned usable, void *userdata) 
 static int svg_error(const char *path, int r) {
         char what[512];
 
-        snprintf(what, sizeof(what), "--svg: cannot write '%%s': %s", r == -ENOENT ? "no such directory"
-                                                                      : input_error_to_string(r));
+        snprintf(what, sizeof(what), "--svg: cannot write '%%s': %s", plot_path_error_to_string(r));
         (void) cli_usage_error("rng-health probe", what, path, NULL);
         return EXIT_CANTCREAT;
 }

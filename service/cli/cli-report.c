@@ -281,8 +281,7 @@ static int input_error(int r, const char *path, const ReportFilter *filter) {
 static int svg_error(const char *path, int r) {
         char fmt[256];
 
-        snprintf(fmt, sizeof(fmt), "--svg: cannot write '%%s': %s",
-                 r == -ENOENT ? "no such directory" : input_error_to_string(r));
+        snprintf(fmt, sizeof(fmt), "--svg: cannot write '%%s': %s", plot_path_error_to_string(r));
         (void) cli_usage_error("rng-health report", fmt, path, NULL);
         return EXIT_CANTCREAT;
 }

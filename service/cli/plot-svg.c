@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fileio.h"
 #include "macro.h"
@@ -238,6 +240,24 @@ int plot_svg(const char *title, const PlotPanel *panels, size_t n, const char *n
         return 0;
 }
 
+/* Whether dir takes a new file: one made (O_EXCL, hidden, as
+ * write_file_atomic() makes its temporary) and removed at once. A
+ * directory that exists may still take none (/proc: ENOENT; read-only:
+ * EROFS; not ours: EACCES). */
+static int dir_takes_file(const char *dir) {
+        _cleanup_free_ char *t = NULL;
+        int fd;
+
+        if (asprintf(&t, "%s/.rng-health-check.XXXXXX", dir) < 0)
+                return -ENOMEM;
+        fd = mkostemp(t, O_CLOEXEC);
+        if (fd < 0)
+                return errno == ENOENT ? -ENXIO : -errno;
+        close(fd);
+        (void) unlink(t);
+        return 0;
+}
+
 int plot_check_path(const char *path) {
         _cleanup_free_ char *dir = strdup(path);
         struct stat st;
@@ -245,17 +265,32 @@ int plot_check_path(const char *path) {
 
         if (!dir)
                 return -ENOMEM;
+        if (strcmp(path, "-") == 0)
+                return -EINVAL;
         if (lstat(path, &st) >= 0)
                 return S_ISLNK(st.st_mode) ? -ELOOP : S_ISDIR(st.st_mode) ? -EISDIR : !S_ISREG(st.st_mode) ? -EBADFD : 0;
         if (errno != ENOENT)
                 return -errno;
         slash = strrchr(dir, '/');
         if (!slash)
-                return 0; /* the current directory */
+                return dir_takes_file("."); /* the current directory */
         slash[slash == dir] = '\0'; /* "/x": "/" */
         if (stat(dir, &st) < 0)
                 return -errno;
-        return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+        return S_ISDIR(st.st_mode) ? dir_takes_file(dir) : -ENOTDIR;
+}
+
+const char *plot_path_error_to_string(int r) {
+        switch (r) {
+        case -EINVAL:
+                return "'-' is no file here (standard output has the table or JSON): name a file";
+        case -ENOENT:
+                return "no such directory";
+        case -ENXIO:
+                return "its directory takes no new file (as /proc)";
+        default:
+                return input_error_to_string(r);
+        }
 }
 
 int plot_write(const char *path, const char *title, const PlotPanel *panels, size_t n, const char *note) {

@@ -56,9 +56,14 @@ int plot_svg(const char *title, const PlotPanel *panels, size_t n, const char *n
 
 /* Whether plot_write() could write path, before the work that makes the
  * figure: what is there is a regular file or nothing, in a directory that
- * exists; write_file_atomic()'s errors (-ELOOP, -EISDIR, -EBADFD), -ENOENT
- * for a missing directory. */
+ * exists and takes a new file (one is made and removed); write_file_atomic()'s
+ * errors (-ELOOP, -EISDIR, -EBADFD), -ENOENT for a missing directory,
+ * -ENXIO for one that takes no new file (/proc), -EACCES, -EROFS; -EINVAL
+ * for "-" (standard output is the table's or the JSON's). */
 int plot_check_path(const char *path);
+/* The reason for plot_check_path()'s and plot_write()'s errors, a clause:
+ * "no such directory", "its directory takes no new file (as /proc)", ... */
+const char *plot_path_error_to_string(int r);
 
 /* plot_svg() written to path with write_file_atomic() (mode 0644; a path
  * without a directory is taken in the current one). The errors of either. */

@@ -203,7 +203,8 @@ int probe_run_to_json(const ProbeRun *r, struct json_object **ret) {
         JSON_ADD(o, "kernel_exhausted_during", TAKE_PTR(during));
         JSON_ADD(o, "values_per_sec", JSON_DBL(r->values_per_sec));
         JSON_ADD(o, "bytes_per_sec", JSON_DBL(r->bytes_per_sec));
-        JSON_ADD(o, "bytes", r->bytes ? JSON_U64(r->bytes) : NULL);
+        /* a device's run: what it read, 0 included; an instruction's: null */
+        JSON_ADD(o, "bytes", rng_source_desc(r->instruction)->kind == RNG_KIND_HWRNG_DEVICE ? JSON_U64(r->bytes) : NULL);
         JSON_ADD(o, "latency_tsc_cycles", TAKE_PTR(lat));
         JSON_ADD(o, "health", TAKE_PTR(health));
         *ret = TAKE_PTR(o);

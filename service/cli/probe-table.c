@@ -363,10 +363,18 @@ void probe_sweep_print_table(const ProbeSweepReport *r, FILE *f) {
                 fprintf(f, "%" PRIu64 " %s per thread", r->limits.max_attempts,
                         plural(r->limits.max_attempts, "try", "tries"));
         fprintf(f, "\n");
-        FOREACH_RNG_SOURCE(i)
-                if (r->selected[i] && !r->presence[i].executes)
+        FOREACH_RNG_SOURCE(i) {
+                if (!r->selected[i])
+                        continue;
+                /* A source no thread draws from (a device, a seed): no sweep
+                 * for it, whatever it is. */
+                if (!rng_source_desc(i)->contention)
+                        fprintf(f, "%s: not swept: it is not drawn from every CPU at once (probe it without "
+                                "--sweep)\n", rng_source_display_name(i));
+                else if (!r->presence[i].executes)
                         fprintf(f, "%s: not swept: %s\n", rng_source_display_name(i),
                                 kernel_summary(&r->kernel[i], kbuf, sizeof(kbuf)));
+        }
 
         for (unsigned k = 0; k < r->n_sweeps; k++) {
                 const ProbeSweep *sw = &r->sweeps[k];

@@ -8,6 +8,7 @@
 
 #include "format-util.h"
 #include "macro.h"
+#include "probe-json-run.h"
 #include "probe-json.h"
 #include "probe-table.h"
 #include "scripted-source.h"
@@ -204,6 +205,22 @@ static void check_sweep(Hook *h) {
         free(table);
 }
 
+/* A device's run that read nothing says 0 bytes, not null (null: an
+ * instruction's run, which reads no bytes). */
+static void check_run_bytes(void) {
+        _cleanup_json_ struct json_object *dev = NULL, *ins = NULL;
+        ProbeRun r = { .instruction = RNG_SOURCE_HWRNG, .width = 64, .mode = PROBE_SINGLE, .threads = 1,
+                       .bytes = 0, .verdict = VERDICT_DEGRADED };
+        struct json_object *b;
+
+        CHECK_EQ_INT(probe_run_to_json(&r, &dev), 0);
+        CHECK(json_object_object_get_ex(dev, "bytes", &b) && b && json_object_get_int64(b) == 0,
+              "device run of 0 bytes: %s", json_object_to_json_string(dev));
+        r.instruction = RNG_SOURCE_RDRAND;
+        CHECK_EQ_INT(probe_run_to_json(&r, &ins), 0);
+        CHECK(json_object_object_get_ex(ins, "bytes", &b) && !b, "instruction run: bytes not null");
+}
+
 int main(void) {
         _cleanup_json_ struct json_object *j = NULL, *parsed = NULL;
         const bool cpuid[_RNG_SOURCE_MAX] = { true, false };
@@ -331,6 +348,7 @@ int main(void) {
         check_no_values(text, 77, 3 * 1024);
 
         check_hidden(&p, &h);
+        check_run_bytes();
         check_sweep(&h);
         check_params_effective(&h);
 
@@ -339,6 +357,10 @@ int main(void) {
         CHECK(strcmp(format_si(25400000, b, sizeof(b)), "25.4M") == 0, "25.4M: %s", b);
         CHECK(strcmp(format_si(999, b, sizeof(b)), "999") == 0, "999: %s", b);
         CHECK(strcmp(format_si(1000, b, sizeof(b)), "1.00k") == 0, "1.00k: %s", b);
+        /* 2^64-1 (a counter's largest): "18.4E", not "18446744T" */
+        CHECK(strcmp(format_si((double) UINT64_MAX, b, sizeof(b)), "18.4E") == 0, "2^64-1: %s", b);
+        CHECK(strcmp(format_si(2.5e15, b, sizeof(b)), "2.50P") == 0, "2.5e15: %s", b);
+        CHECK(strcmp(format_si(3e21, b, sizeof(b)), "3.0e+21") == 0, "3e21: %s", b);
 
         return test_result("test-json");
 }

@@ -6,6 +6,7 @@
  * as DIR/fixture.svg and what it shows as DIR/fixture.json, for
  * tests/host/check-svg.py to render and check (meson test plot-render). */
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -93,6 +94,22 @@ static void test_paths(void) {
         CHECK_EQ_INT(plot_check_path(path), -ENOENT);
         snprintf(path, sizeof(path), "%s/f.svg/x.svg", dir);
         CHECK_EQ_INT(plot_check_path(path), -ENOTDIR);
+        /* a directory that takes no new file, said as such; "-" is no
+         * file; the check leaves nothing behind */
+        CHECK_EQ_INT(plot_check_path("/proc/x.svg"), -ENXIO);
+        CHECK(strstr(plot_path_error_to_string(-ENXIO), "takes no new file"), "%s", plot_path_error_to_string(-ENXIO));
+        CHECK(strcmp(plot_path_error_to_string(-ENOENT), "no such directory") == 0, "ENOENT");
+        CHECK_EQ_INT(plot_check_path("-"), -EINVAL);
+        {
+                DIR *d = opendir(dir);
+                struct dirent *de;
+
+                CHECK(d != NULL, "opendir");
+                while (d && (de = readdir(d)))
+                        CHECK(strncmp(de->d_name, ".rng-health-check", 17) != 0, "left behind: %s", de->d_name);
+                if (d)
+                        closedir(d);
+        }
         /* a name without a directory: the current one */
         CHECK(getcwd(cwd, sizeof(cwd)) && chdir(dir) == 0, "chdir");
         CHECK_EQ_INT(plot_check_path("here.svg"), 0);

@@ -6,14 +6,17 @@
 #include "macro.h"
 
 char *format_si(double v, char *buf, size_t len) {
-        static const char suffix[] = { ' ', 'k', 'M', 'G', 'T' };
+        /* up to 2^64-1 (1.8e19, "18.4E") and beyond ("1.8e+21") */
+        static const char suffix[] = { ' ', 'k', 'M', 'G', 'T', 'P', 'E' };
         unsigned i = 0;
 
         while (v >= 999.5 && i + 1 < ELEMENTSOF(suffix)) {
                 v /= 1000;
                 i++;
         }
-        if (i == 0)
+        if (v >= 999.5) /* past the last suffix */
+                snprintf(buf, len, "%.1e", v * 1e18);
+        else if (i == 0)
                 snprintf(buf, len, "%.0f", v);
         else
                 snprintf(buf, len, v < 9.995 ? "%.2f%c" : v < 99.95 ? "%.1f%c" : "%.0f%c", v, suffix[i]);

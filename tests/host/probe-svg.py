@@ -83,8 +83,9 @@ def main():
         os.mkdir(os.path.join(d, "dir"))
         os.symlink(svg, os.path.join(d, "link"))
         for name, why in (("fifo", "is not a regular file"), ("dir", "is a directory"),
-                          ("link", "is a symbolic link"), ("nodir/x.svg", "no such directory")):
-            path = os.path.join(d, name)
+                          ("link", "is a symbolic link"), ("nodir/x.svg", "no such directory"),
+                          ("/proc/x.svg", "its directory takes no new file"), ("-", "'-' is no file here")):
+            path = name if name in ("/proc/x.svg", "-") else os.path.join(d, name)
             r = subprocess.run([prog, "probe", "--sweep", "--count", "1", "--svg", path], capture_output=True,
                                text=True, timeout=60)
             lines = r.stderr.strip().splitlines()
@@ -92,6 +93,15 @@ def main():
                 fail(f"--svg {name}: exit {r.returncode}, stderr {r.stderr!r}, stdout {len(r.stdout)} bytes")
             else:
                 print(f"ok: --svg {name}: exit 73 before measuring: {lines[0]}")
+        if os.path.exists("-"):
+            fail("--svg - wrote a file named '-'")
+        # A sweep of a source drawn from no CPU (the device) says why not.
+        r = subprocess.run([prog, "probe", "--sweep", "--instruction", "hwrng"], capture_output=True, text=True,
+                           timeout=60)
+        if r.returncode != 0 or "HWRNG: not swept: it is not drawn from every CPU at once" not in r.stdout:
+            fail(f"--sweep --instruction hwrng: exit {r.returncode}: {r.stdout!r}")
+        else:
+            print("ok: --sweep --instruction hwrng: said not swept, and why")
         if stat.S_ISFIFO(os.lstat(os.path.join(d, "fifo")).st_mode) is False or \
                 not os.path.islink(os.path.join(d, "link")):
             fail("a refused path was replaced")
