@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 
 /* The orchestration: which runs to make (probe-run.c makes each), with
- * what sources and on which CPUs; the report and the sweep. */
+ * what sources and on which CPUs, and the report; the sweep is
+ * probe-sweep.c's, on the same frame (probe-run-all.h). */
 
 #include <errno.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "fail-on.h"
 #include "macro.h"
+#include "probe-run-all.h"
 #include "probe-run.h"
 #include "probe-summary.h"
 #include "probe.h"
@@ -22,7 +24,7 @@ static const RngSource *hardware_source(RngSourceId i, unsigned width, unsigned 
         return rng_source_hardware(i, width);
 }
 
-static ProbeSourceFn params_source(const ProbeParams *p) {
+ProbeSourceFn probe_params_source(const ProbeParams *p) {
         return p->source ?: hardware_source;
 }
 
@@ -35,7 +37,7 @@ static unsigned first_width(unsigned mask) {
 }
 
 void probe_detect(const ProbeParams *p, RngPresence ret[_RNG_SOURCE_MAX]) {
-        ProbeSourceFn source = params_source(p);
+        ProbeSourceFn source = probe_params_source(p);
 
         FOREACH_RNG_SOURCE(i) {
                 /* The first selected width the source has (a 64-bit register: 64 only),
@@ -72,8 +74,8 @@ static void read_counters(const ProbeParams *p, bool *have, KernelCounters *c) {
                 *have = kernel_counters_read(p->sysfs_root, c) >= 0;
 }
 
-static int contention_run(const ProbeParams *p, Pool *pool, const RngSource *const *srcs,
-                          const VerdictParams *vp, ProbeRun *ret) {
+int probe_contention_run(const ProbeParams *p, Pool *pool, const RngSource *const *srcs, const VerdictParams *vp,
+                         ProbeRun *ret) {
         KernelCounters before = {};
         bool have_before = false;
         int r;
@@ -89,8 +91,8 @@ static int contention_run(const ProbeParams *p, Pool *pool, const RngSource *con
         return 0;
 }
 
-static void init_instruction(const ProbeParams *p, const KernelState *kernel, const RngPresence *presence,
-                             RngSourceId i, ProbeSourceResult *in) {
+void probe_source_result_init(const ProbeParams *p, const KernelState *kernel, const RngPresence *presence,
+                              RngSourceId i, ProbeSourceResult *in) {
         *in = (ProbeSourceResult) {
                 .instruction = i,
                 .selected = p->instructions & (1u << i),
@@ -120,36 +122,15 @@ static int cpus_list(const cpu_set_t *set, unsigned n, int **ret) {
         return (int) k;
 }
 
-static void announce(const ProbeParams *p, RngSourceId i, unsigned width, ProbeMode mode, unsigned threads,
-                     unsigned index, unsigned total) {
+void probe_announce(const ProbeParams *p, RngSourceId i, unsigned width, ProbeMode mode, unsigned threads,
+                    unsigned index, unsigned total) {
         ProbeRun a = { .instruction = i, .width = width, .mode = mode, .threads = threads };
 
         if (p->progress)
                 p->progress(&a, index, total, p->progress_userdata);
 }
 
-/* A group of CPUs the contention runs use (probe_cpus_groups()): a
- * package, or all used CPUs where the packages are unknown; its pool is
- * made at its first run. */
-typedef struct RunGroup {
-        int package;
-        unsigned n_cpus;
-        int *cpus;
-        Pool *pool;
-} RunGroup;
-
-/* What probe_run_all() carries from run to run: the groups and the
- * sources of the contention runs, and the progress. */
-typedef struct RunAll {
-        const ProbeParams *p;
-        ProbeSourceFn source;
-        unsigned n_groups;
-        RunGroup groups[PROBE_PACKAGES_MAX];
-        const RngSource **srcs; /* [the largest group] */
-        unsigned index, total;
-} RunAll;
-
-static void run_all_done(RunAll *a) {
+void run_all_done(RunAll *a) {
         for (unsigned g = 0; g < a->n_groups; g++) {
                 pool_free(a->groups[g].pool);
                 free(a->groups[g].cpus);
@@ -159,7 +140,7 @@ static void run_all_done(RunAll *a) {
 
 /* The contention runs' groups of c into a (their CPU lists), and the
  * sources array for the largest. */
-static int groups_init(RunAll *a, const ProbeCpus *c) {
+int run_all_groups_init(RunAll *a, const ProbeCpus *c) {
         cpu_set_t sets[PROBE_PACKAGES_MAX];
         int packages[PROBE_PACKAGES_MAX];
         unsigned n = probe_cpus_groups(c, sets, packages), max = 0;
@@ -204,7 +185,7 @@ static int report_init(RunAll *a, const KernelState *kernel, ProbeReport *ret) {
                 return r;
         probe_cpus_packages(p->sysfs_root, &ret->cpus);
         if (p->threads != 1) {
-                r = groups_init(a, &ret->cpus);
+                r = run_all_groups_init(a, &ret->cpus);
                 if (r < 0)
                         return r;
         }
@@ -218,7 +199,7 @@ static int report_init(RunAll *a, const KernelState *kernel, ProbeReport *ret) {
                 const RngSourceDesc *d = rng_source_desc(i);
                 ProbeSourceResult *in = &ret->instr[i];
 
-                init_instruction(p, kernel, &presence[i], i, in);
+                probe_source_result_init(p, kernel, &presence[i], i, in);
                 if (in->selected && in->executes)
                         a->total += d->kind == RNG_KIND_HWRNG_DEVICE ? 1 :
                                     __builtin_popcount(p->widths & d->widths) *
@@ -255,7 +236,7 @@ static int run_width(RunAll *a, ProbeReport *report, ProbeSourceResult *in, cons
         r = stop_requested(p);
         if (r < 0)
                 return r;
-        announce(p, i, width, PROBE_SINGLE, 1, a->index++, a->total);
+        probe_announce(p, i, width, PROBE_SINGLE, 1, a->index++, a->total);
         r = add_run(in, probe_run_single(src, &p->limits, &p->health, vp, &in->runs[in->n_runs]));
         if (r < 0 || !rng_source_desc(i)->contention)
                 return r;
@@ -277,8 +258,8 @@ static int run_width(RunAll *a, ProbeReport *report, ProbeSourceResult *in, cons
                 r = stop_requested(p);
                 if (r < 0)
                         return r;
-                announce(p, i, width, PROBE_CONTENTION, rg->n_cpus, a->index++, a->total);
-                r = contention_run(p, rg->pool, a->srcs, vp, run);
+                probe_announce(p, i, width, PROBE_CONTENTION, rg->n_cpus, a->index++, a->total);
+                r = probe_contention_run(p, rg->pool, a->srcs, vp, run);
                 run->package = rg->package;
                 r = add_run(in, r);
                 if (r < 0)
@@ -304,7 +285,7 @@ static int run_device(RunAll *a, ProbeSourceResult *in) {
         r = stop_requested(p);
         if (r < 0)
                 return r;
-        announce(p, in->instruction, 64, PROBE_SINGLE, 1, a->index++, a->total);
+        probe_announce(p, in->instruction, 64, PROBE_SINGLE, 1, a->index++, a->total);
         r = probe_run_device(src, &p->limits, &p->health, &in->runs[in->n_runs]);
         if (r == -ENOMEM || r == -EINVAL)
                 return r;
@@ -331,7 +312,7 @@ static Verdict other_verdict(const ProbeParams *p, const ProbeSourceResult *in) 
 }
 
 int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *ret) {
-        _cleanup_(run_all_done) RunAll a = { .p = p, .source = params_source(p) };
+        _cleanup_(run_all_done) RunAll a = { .p = p, .source = probe_params_source(p) };
         uint64_t t0 = now_nsec();
         int r;
 
@@ -377,129 +358,6 @@ int probe_run_all(const ProbeParams *p, const KernelState *kernel, ProbeReport *
                 probe_source_summarize(&ret->instr[i]);
                 if (ret->instr[i].selected)
                         ret->verdict = verdict_worst(ret->verdict, ret->instr[i].verdict);
-        }
-        ret->wall_nsec = now_nsec() - t0;
-        return 0;
-}
-
-unsigned probe_sweep_points(unsigned n, unsigned ret[PROBE_SWEEP_MAX_POINTS]) {
-        unsigned k = 0;
-
-        for (unsigned t = 1; t < n && k < PROBE_SWEEP_MAX_POINTS - 1; t *= 2)
-                ret[k++] = t;
-        if (n > 0)
-                ret[k++] = n;
-        return k;
-}
-
-/* One instruction and width at each thread count, on one group's CPUs. */
-static int sweep_one(const ProbeParams *p, const int *cpus, const unsigned *points, unsigned n_points,
-                     RngSourceId i, unsigned width, int package, const VerdictParams *vp, ProbeSweep *sw) {
-        ProbeSourceFn source = params_source(p);
-        unsigned max = points[n_points - 1];
-        _cleanup_free_ const RngSource **srcs = calloc(max, sizeof(RngSource *));
-        int r;
-
-        if (!srcs)
-                return -ENOMEM;
-        *sw = (ProbeSweep) { .instruction = i, .width = width, .package = package, .kernel_retries = vp->kernel_retries };
-        for (unsigned t = 0; t < max; t++) {
-                srcs[t] = source(i, width, t, p->source_userdata);
-                if (!srcs[t])
-                        return -EOPNOTSUPP;
-        }
-        for (unsigned k = 0; k < n_points; k++) {
-                _cleanup_(pool_freep) Pool *pool = NULL;
-
-                announce(p, i, width, PROBE_CONTENTION, points[k], k, n_points);
-                r = pool_new(cpus, points[k], &pool);
-                if (r < 0)
-                        return r;
-                r = contention_run(p, pool, srcs, vp, &sw->points[k]);
-                if (r < 0)
-                        return r;
-                sw->points[k].package = package;
-                sw->n_points++;
-        }
-        return 0;
-}
-
-/* Every selected width of source i on every group. */
-static int sweep_source(const ProbeParams *p, RunAll *a, RngSourceId i, const VerdictParams *vp,
-                        ProbeSweepReport *ret) {
-        for (int w = 0; w < RNG_N_WIDTHS; w++) {
-                if (!(p->widths & rng_source_desc(i)->widths & (1u << w)))
-                        continue;
-                for (unsigned g = 0; g < a->n_groups; g++) {
-                        unsigned points[PROBE_SWEEP_MAX_POINTS], n_points;
-                        int r;
-
-                        n_points = probe_sweep_points(a->groups[g].n_cpus, points);
-                        r = sweep_one(p, a->groups[g].cpus, points, n_points, i, rng_widths[w], a->groups[g].package,
-                                      vp, &ret->sweeps[ret->n_sweeps]);
-                        if (r < 0)
-                                return r;
-                        ret->n_sweeps++;
-                }
-        }
-        return 0;
-}
-
-int probe_sweep(const ProbeParams *p, const KernelState *kernel, ProbeSweepReport *ret) {
-        _cleanup_(run_all_done) RunAll a = { .p = p };
-        uint64_t t0 = now_nsec();
-        int r;
-
-        if (p->instructions == 0 || p->widths == 0 || (p->instructions >> _RNG_SOURCE_MAX) ||
-            (p->widths >> RNG_N_WIDTHS))
-                return -EINVAL;
-        *ret = (ProbeSweepReport) { .limits = probe_limits_effective(&p->limits) };
-        r = probe_cpus_discover(p->threads, &ret->cpus);
-        if (r < 0)
-                return r;
-        probe_cpus_packages(p->sysfs_root, &ret->cpus);
-        r = groups_init(&a, &ret->cpus);
-        if (r < 0)
-                return r;
-        ret->cpus.contention = a.n_groups > 0;
-        /* Not even one group of 2 CPUs: the single thread, on the first
-         * used CPU, is the sweep's one point. */
-        if (a.n_groups == 0) {
-                int cpu = -1;
-
-                for (int c = 0; c < CPU_SETSIZE && cpu < 0; c++)
-                        if (CPU_ISSET(c, &ret->cpus.used))
-                                cpu = c;
-                if (cpu < 0)
-                        return -ESRCH;
-                a.groups[0] = (RunGroup) { .package = ret->cpus.n_packages > 0 ? ret->cpus.package_id[0] : -1,
-                                           .n_cpus = 1, .cpus = calloc(1, sizeof(int)) };
-                a.n_groups = 1;
-                if (!a.groups[0].cpus)
-                        return -ENOMEM;
-                a.groups[0].cpus[0] = cpu;
-        }
-
-        if (p->presence)
-                memcpy(ret->presence, p->presence, sizeof(ret->presence));
-        else
-                probe_detect(p, ret->presence);
-
-        FOREACH_RNG_SOURCE(i) {
-                const RngSourceDesc *d = rng_source_desc(i);
-                ProbeSourceResult in;
-                VerdictParams vp = p->verdict;
-
-                init_instruction(p, kernel, &ret->presence[i], i, &in);
-                ret->selected[i] = in.selected;
-                ret->kernel[i] = in.kernel;
-                /* A sweep is of contention runs: sources without them have none. */
-                if (!in.selected || !in.executes || !d->contention)
-                        continue;
-                vp.kernel_retries = in.kernel_retries;
-                r = sweep_source(p, &a, i, &vp, ret);
-                if (r < 0)
-                        return r;
         }
         ret->wall_nsec = now_nsec() - t0;
         return 0;
