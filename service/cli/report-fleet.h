@@ -54,6 +54,11 @@ typedef struct Fleet {
 int fleet_build(const Report *r, Fleet *ret);
 void fleet_done(Fleet *f);
 
+/* The verdict of source i on machine m (a Verdict): its latest probe
+ * result's; VERDICT_UNSUPPORTED where the CPU lacks it; _VERDICT_MAX: none
+ * known. (report-fleet.c; the JSON, report-fleet-json.c, says it too.) */
+int machine_verdict(const FleetMachine *m, RngSourceId i);
+
 void fleet_print(const Fleet *f, FILE *out);
 int fleet_to_json(const Fleet *f, struct json_object **ret);
 
