@@ -39,14 +39,17 @@ start() {
 	pid=$!
 }
 
-# 1. A FIFO drop-in at start: exit 78 within a second, the file named.
+# 1. A FIFO drop-in at start: exit 78, the file named. An open that
+# waited for a writer would never return: the daemon would be killed at
+# 10 s (exit 137). What is asserted is that it exited by itself with 78,
+# not how fast (the time is printed, not judged: no timed assertion).
 mkfifo "$dropins/50-fifo.conf"
 t0=$(ms)
 timeout -s KILL 10 env -u NOTIFY_SOCKET -u STATE_DIRECTORY -u JOURNAL_STREAM "$rh" monitor --root "$tmp/root" \
 	2>"$tmp/err" >/dev/null
 rc=$? t=$(($(ms) - t0))
+[ "$rc" = 137 ] && fail "FIFO drop-in at start: still inside open() after 10 s (killed)"
 [ "$rc" = 78 ] || fail "FIFO drop-in at start: exit $rc after $t ms, expected 78"
-[ "$t" -lt 1000 ] || fail "FIFO drop-in at start: $t ms, expected under a second"
 grep -qF "$dropins/50-fifo.conf: is not a regular file (a FIFO, socket or device node)" "$tmp/err" ||
 	fail "FIFO drop-in at start: the file and the reason are not named"
 echo "ok: a FIFO drop-in at start: exit 78 after $t ms: $(grep -F 50-fifo.conf "$tmp/err" | head -n1)"
