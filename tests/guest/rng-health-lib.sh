@@ -21,6 +21,11 @@ VERDICT_FIELDS="RNG_VERDICT RNG_RDRAND_VERDICT RNG_RDSEED_VERDICT RNG_FAIL_ON RN
 # Usage: rh_journal [journalctl matches...]
 rh_journal() { journalctl -b -u rng-health.service -o json --no-pager "$@"; }
 
+# The journal's newest cursor: pass it as --after-cursor to see only what
+# came after this point (not --since a wall-clock second, which needs a
+# sleep and misses or repeats entries of the same second).
+journal_cursor() { journalctl --sync; journalctl -n 1 -o export --no-pager | sed -n 's/^__CURSOR=//p'; }
+
 # The newest entry with MESSAGE_ID $1 (and further matches), as JSON.
 rh_last() { local mid=$1; shift; rh_journal MESSAGE_ID="$mid" "$@" | tail -n1; }
 
