@@ -65,6 +65,10 @@ def shape(cpu, ucode):
     return ok
 
 
+# What an earlier probe result of a machine says instead of its latest
+# verdict (fleet-journal.py varies the verdicts across boots and probes).
+EARLIER = {"ok": "degraded", "degraded": "ok", "exhausted": "ok", "broken": "degraded"}
+
 MODELS = [(XEON, ["0x2b000620", "0x2b000603"], 5), (ZEN5, ["0xb002110", "0xb00215a"], 3), (MILAN, ["0xa0011d5"], 2)]
 
 
@@ -121,11 +125,14 @@ def main():
         for b in range(a.boots):
             boot = hexid(a.seed, "boot", i, b)
             mono = 1500000
-            overall = max((sh[s][0] for s in SOURCES), key=ORDER.index)
+            # The boot verdict: its boot's first probe's (the latest
+            # verdict only where that probe is the machine's latest).
+            first = {s: sh[s][0] if (b == a.boots - 1 and a.probes == 1) else EARLIER[sh[s][0]] for s in SOURCES}
+            overall = max(first.values(), key=ORDER.index)
             fields = [("MESSAGE_ID", MID_VERDICT_BOOT), ("PRIORITY", "6"), ("SYSLOG_IDENTIFIER", "rng-health"),
                       ("MESSAGE", "Hardware RNG verdict at boot: %s" % overall), ("RNG_VERDICT", overall),
                       ("RNG_FAIL_ON", "none"), ("RNG_CONFIDENTIAL_VM", "none"), ("RNG_TRIGGER", "boot")]
-            fields += [("RNG_%s_VERDICT" % s, sh[s][0]) for s in SOURCES]
+            fields += [("RNG_%s_VERDICT" % s, first[s]) for s in SOURCES]
             entry(out, t, mono, boot, machine, host, "rng-health.service", uid, fields)
             for p in range(a.probes):
                 for s in SOURCES:
@@ -133,6 +140,15 @@ def main():
                     attempts = 24576
                     ratio = max(rates.values()) if rates else 0.0
                     failures = int(attempts * ratio / 2)
+                    # Only the machine's latest probe result has its shape's
+                    # verdict; every earlier one (earlier boots, earlier
+                    # probes of the last boot) has another, so that a fleet
+                    # taken from the earliest, or from any but the latest,
+                    # is told apart from the right one.
+                    if not (b == a.boots - 1 and p == a.probes - 1):
+                        verdict = EARLIER[verdict]
+                        if verdict == "ok":
+                            failures = 0
                     rr = " ".join("%d/%s/%d%s=%.4f" % (w, m, th, "@0" if m == "contention" else "", r)
                                   for (w, m, th), r in sorted(rates.items()))
                     fields = [("MESSAGE_ID", MID_PROBE_RESULT), ("PRIORITY", "6"), ("SYSLOG_IDENTIFIER", "rng-health"),
