@@ -257,6 +257,25 @@ static void test_boot_log(void) {
               kernel_crng_stage_to_string(b.crng_stage));
         CHECK(b.efi_seed && b.vm_forks == 1 && b.last_vm_fork_usec == 5000 && kernel_boot_log_settled(&b), "cpu");
 
+        /* Two lines between (6.12's start_kernel(): parse_args()'s
+         * "Booting kernel: `x' invalid for parameter `y'" and
+         * print_unknown_bootoptions()'s line, before random_init_early()):
+         * still the CPU. Three lines between (below): later. Both bounds of
+         * KERNEL_BOOT_CPU_RECORDS are pinned here, from the kernel's order,
+         * not from the constant (3 to 2 and 3 to 4 each fail one). */
+        {
+                static const char *const two[] = { "Kernel command line: root=/dev/sda x=y z",
+                                                   "Booting kernel: `y' invalid for parameter `x'",
+                                                   "Unknown kernel command line parameters \"z\"",
+                                                   "random: crng init done" };
+
+                b = (KernelBootLog) {};
+                for (size_t i = 0; i < ELEMENTSOF(two); i++)
+                        (void) kernel_boot_log_feed(&b, two[i], strlen(two[i]), 1000 * i);
+                CHECK(b.crng_ready && b.crng_stage == KERNEL_CRNG_STAGE_CPU, "two lines between: %s",
+                      kernel_crng_stage_to_string(b.crng_stage));
+        }
+
         /* A boot loader's seed: ready before the command line. */
         b = (KernelBootLog) {};
         (void) kernel_boot_log_feed(&b, cpu[4], strlen(cpu[4]), 7);
