@@ -204,7 +204,7 @@ if mknod "$out/full.prom" c 1 7 2>/dev/null; then
 	[ "$n" = 1 ] || fail "Path= a device node: the refusal said $n times, expected once"
 	echo "ok: Path= a device node: left as it was: $(grep -F 'metrics:' "$tmp/err")"
 else
-	echo "SKIP (not root): Path= a device node"
+	echo "SKIP-PART: not root: Path= a device node"
 fi
 mkfifo "$out/fifo.prom"
 metrics_at "$out/fifo.prom"

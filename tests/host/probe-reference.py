@@ -529,7 +529,7 @@ def main():
         if cpuid.get(f"{insn}_executes") != "1":
             check(not ins["executed"] and ins["verdict"] == "unsupported" and not ins["runs"],
                   f"{insn} does not execute, but the probe says executed={ins['executed']} verdict {ins['verdict']}")
-            print(f"SKIP {insn}: neither in CPUID nor executes (the probe agrees: {ins['verdict']})")
+            print(f"SKIP-PART: {insn} neither in CPUID nor executes (the probe agrees: {ins['verdict']})")
             continue
         hidden = cpuid.get(insn) != "1"
         check(ins["executed"] and ins["cpuid"] == (not hidden), f"{insn}: probe cpuid {ins['cpuid']}, executed {ins['executed']}")

@@ -39,7 +39,7 @@ expect 66 "$none" nobody "$rh" report
 
 mid=$(cat /etc/machine-id 2>/dev/null)
 if [ -z "$mid" ] || [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
-	echo "SKIP (no machine ID, not root or no mount namespace): a journal this user may not read"
+	echo "SKIP-PART: no machine ID, not root or no mount namespace: a journal this user may not read"
 	exit 0
 fi
 # In the namespace: a system journal file (empty: sd-journal skips it) only
