@@ -37,32 +37,13 @@ static void kernel_tries(char *buf, size_t len) {
         }
 }
 
-/* "NAME exhausted is routine (the kernel falls back to FALLBACK): 0.\n"
- * for each source of the table that has a fallback. */
-static void routine_exhaustion(char *buf, size_t len) {
-        size_t at = 0;
-
-        buf[0] = '\0';
-        FOREACH_RNG_SOURCE(i) {
-                const RngSourceDesc *d = rng_source_desc(i);
-                int w;
-
-                if (!d->kernel.has_fallback || at >= len)
-                        continue;
-                w = snprintf(buf + at, len - at, "%s exhausted is routine (the kernel falls back to %s): 0.\n",
-                             d->display_name, rng_source_display_name(d->kernel.fallback));
-                at += w > 0 ? (size_t) w : 0;
-        }
-}
-
 void probe_help(FILE *f) {
-        char names[256], words[256], tries[512], retries[640], routine[256];
+        char names[256], words[256], tries[512], retries[640];
 
         rng_source_names_join(RNG_SOURCES_ALL, true, "", "/", "/", names, sizeof(names));
         rng_source_names_join(RNG_SOURCES_ALL, false, "", "|", "|", words, sizeof(words));
         strncat(words, "|all", sizeof(words) - strlen(words) - 1);
         kernel_tries(tries, sizeof(tries));
-        routine_exhaustion(routine, sizeof(routine));
         snprintf(retries, sizeof(retries),
                  "Judge by a kernel loop of N tries (1 to 1000) instead of the running kernel's (%s)", tries);
 
@@ -123,9 +104,13 @@ void probe_help(FILE *f) {
                 "\n"
                 "Exit status (--sweep: 0 when it ran). A verdict fails the probe by what the\n"
                 "running kernel does about it, as it weighs in the daemon and the alerts: broken\n"
-                "(any source), or exhausted where the kernel has no fallback.\n"
-                "%s"
-                "  0  no verdict that fails it (ok, degraded, hidden, host-fed, unsupported,\n"
+                "(any source), or exhausted where the kernel has no fallback.\n",
+                names);
+        FOREACH_RNG_SOURCE(i)
+                if (rng_source_desc(i)->kernel.has_fallback)
+                        fprintf(f, "%s exhausted is routine (the kernel falls back to %s): 0.\n", rng_source_display_name(i),
+                                rng_source_display_name(rng_source_desc(i)->kernel.fallback));
+        fputs("  0  no verdict that fails it (ok, degraded, hidden, host-fed, unsupported,\n"
                 "     exhausted with a fallback)\n"
                 "  1  runtime error\n"
                 "  2  usage error\n"
@@ -135,7 +120,7 @@ void probe_help(FILE *f) {
                 "With --fail-on, the worst verdict it matches gives the status, as FailOn=\n"
                 "does for the daemon: 3 exhausted, 4 broken, 5 degraded, 6 unsupported, 7 ok,\n"
                 "8 hidden, 9 host-fed; 0 where none matches.\n",
-                names, routine);
+              f);
 }
 
 /* opt and value are shown escaped (cli-util.h). */

@@ -128,11 +128,15 @@ static void print_weight(const ProbeReport *r, FILE *f) {
  * selected device or seed could not be read or seen, what its row says
  * ("unreadable", "unknown"): not "not there". */
 static const char *headline_word(const ProbeReport *r) {
+        const char *unsupported = verdict_to_string(VERDICT_UNSUPPORTED);
+
         if (r->verdict == VERDICT_UNSUPPORTED)
-                FOREACH_RNG_SOURCE(i)
-                        if (r->instr[i].selected && r->instr[i].verdict == VERDICT_UNSUPPORTED &&
-                            probe_source_unavailable(&r->instr[i]) >= PROBE_UNAVAILABLE_UNREADABLE)
-                                return probe_source_verdict_word(&r->instr[i]);
+                FOREACH_RNG_SOURCE(i) {
+                        const char *w = probe_source_verdict_word(&r->instr[i]);
+
+                        if (r->instr[i].selected && strcmp(w, unsupported) != 0)
+                                return w;
+                }
         return verdict_to_string(r->verdict);
 }
 

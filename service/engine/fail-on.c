@@ -115,20 +115,21 @@ bool fail_on_match(const FailOn *f, const Verdict v[_RNG_SOURCE_MAX], Verdict *r
 }
 
 int fail_on_exit_status(const FailOn *strict, const Verdict v[_RNG_SOURCE_MAX], unsigned selected) {
-        Verdict worst = VERDICT_OK;
-        bool any = false;
+        FailOn f = {};
+        RngSourceId source;
+        Verdict worst;
 
+        /* By weight: per source, the verdicts that weigh err. Either way,
+         * only the selected sources; then FailOn='s own match. */
         FOREACH_RNG_SOURCE(k) {
-                bool counts;
-
                 if (!(selected & (1u << k)))
                         continue;
-                counts = strict ? (strict->mask[k] & (1u << v[k])) != 0 : verdict_severity(k, v[k]) >= SEVERITY_ERR;
-                if (!counts)
-                        continue;
-                if (!any || v[k] > worst)
-                        worst = v[k];
-                any = true;
+                if (strict)
+                        f.mask[k] = strict->mask[k];
+                else
+                        for (Verdict x = 0; x < _VERDICT_MAX; x++)
+                                if (verdict_severity(k, x) >= SEVERITY_ERR)
+                                        f.mask[k] |= 1u << x;
         }
-        return any ? verdict_exit_status(worst) : 0;
+        return fail_on_match(&f, v, &worst, &source) ? verdict_exit_status(worst) : 0;
 }

@@ -36,8 +36,9 @@ void run_all_done(RunAll *a);
 int run_all_groups_init(RunAll *a, const ProbeCpus *c);
 /* p's sources: its own (tests) or the hardware's. */
 ProbeSourceFn probe_params_source(const ProbeParams *p);
-/* Tells p's progress callback that a run begins. */
-void probe_announce(const ProbeParams *p, RngSourceId i, unsigned width, ProbeMode mode, unsigned threads,
+/* Before each run: -ECANCELED where p's stop hook says stop (ProbeLimits),
+ * else tells p's progress callback that the run begins. */
+int probe_run_begin(const ProbeParams *p, RngSourceId i, unsigned width, ProbeMode mode, unsigned threads,
                     unsigned index, unsigned total);
 /* One contention run on pool, the kernel's counters read around it. */
 int probe_contention_run(const ProbeParams *p, Pool *pool, const RngSource *const *srcs, const VerdictParams *vp,

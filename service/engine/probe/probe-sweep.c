@@ -41,7 +41,9 @@ static int sweep_one(const ProbeParams *p, const int *cpus, const unsigned *poin
         for (unsigned k = 0; k < n_points; k++) {
                 _cleanup_(pool_freep) Pool *pool = NULL;
 
-                probe_announce(p, i, width, PROBE_CONTENTION, points[k], k, n_points);
+                r = probe_run_begin(p, i, width, PROBE_CONTENTION, points[k], k, n_points);
+                if (r < 0)
+                        return r;
                 r = pool_new(cpus, points[k], &pool);
                 if (r < 0)
                         return r;

@@ -122,12 +122,17 @@ static int cpus_list(const cpu_set_t *set, unsigned n, int **ret) {
         return (int) k;
 }
 
-void probe_announce(const ProbeParams *p, RngSourceId i, unsigned width, ProbeMode mode, unsigned threads,
+int probe_run_begin(const ProbeParams *p, RngSourceId i, unsigned width, ProbeMode mode, unsigned threads,
                     unsigned index, unsigned total) {
         ProbeRun a = { .instruction = i, .width = width, .mode = mode, .threads = threads };
 
+        /* A probe told to stop starts nothing more (a run also asks while
+         * it draws). */
+        if (p->limits.stop && p->limits.stop(p->limits.stop_userdata))
+                return -ECANCELED;
         if (p->progress)
                 p->progress(&a, index, total, p->progress_userdata);
+        return 0;
 }
 
 void run_all_done(RunAll *a) {
@@ -208,12 +213,6 @@ static int report_init(RunAll *a, const KernelState *kernel, ProbeReport *ret) {
         return 0;
 }
 
-/* Asked before each run (a run asks while it draws): a probe told to stop
- * starts nothing more. */
-static int stop_requested(const ProbeParams *p) {
-        return p->limits.stop && p->limits.stop(p->limits.stop_userdata) ? -ECANCELED : 0;
-}
-
 static int add_run(ProbeSourceResult *in, int r) {
         if (r < 0)
                 return r;
@@ -233,10 +232,9 @@ static int run_width(RunAll *a, ProbeReport *report, ProbeSourceResult *in, cons
         src = a->source(i, width, 0, p->source_userdata);
         if (!src)
                 return -EOPNOTSUPP;
-        r = stop_requested(p);
+        r = probe_run_begin(p, i, width, PROBE_SINGLE, 1, a->index++, a->total);
         if (r < 0)
                 return r;
-        probe_announce(p, i, width, PROBE_SINGLE, 1, a->index++, a->total);
         r = add_run(in, probe_run_single(src, &p->limits, &p->health, vp, &in->runs[in->n_runs]));
         if (r < 0 || !rng_source_desc(i)->contention)
                 return r;
@@ -255,10 +253,9 @@ static int run_width(RunAll *a, ProbeReport *report, ProbeSourceResult *in, cons
                         if (r < 0)
                                 return r;
                 }
-                r = stop_requested(p);
+                r = probe_run_begin(p, i, width, PROBE_CONTENTION, rg->n_cpus, a->index++, a->total);
                 if (r < 0)
                         return r;
-                probe_announce(p, i, width, PROBE_CONTENTION, rg->n_cpus, a->index++, a->total);
                 r = probe_contention_run(p, rg->pool, a->srcs, vp, run);
                 run->package = rg->package;
                 r = add_run(in, r);
@@ -282,10 +279,9 @@ static int run_device(RunAll *a, ProbeSourceResult *in) {
 
         if (!src || !src->read)
                 return -EOPNOTSUPP;
-        r = stop_requested(p);
+        r = probe_run_begin(p, in->instruction, 64, PROBE_SINGLE, 1, a->index++, a->total);
         if (r < 0)
                 return r;
-        probe_announce(p, in->instruction, 64, PROBE_SINGLE, 1, a->index++, a->total);
         r = probe_run_device(src, &p->limits, &p->health, &in->runs[in->n_runs]);
         if (r == -ENOMEM || r == -EINVAL)
                 return r;
